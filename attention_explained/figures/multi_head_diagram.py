@@ -1,0 +1,128 @@
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
+
+from attention_explained.figures.registry import figure
+from attention_explained.figures.strings import text
+from attention_explained.figures.style import themed
+
+ID = "multi-head-diagram"
+
+
+def paper_sizes() -> dict[str, int]:
+    """The base model of Vaswani et al. (2017): d_model = 512, h = 8, so d_k = d_v = 64."""
+    d_model, heads = 512, 8
+    return {"d_model": d_model, "heads": heads, "d_k": d_model // heads}
+
+
+def _stack(ax, x, y, w, h, label, pal, *, copies=3, face=None, bold=False):
+    """A box drawn as a small stack, the way the paper shows "one per head"."""
+    for i in reversed(range(copies)):
+        ax.add_patch(
+            FancyBboxPatch(
+                (x + 0.09 * i, y + 0.09 * i),
+                w,
+                h,
+                boxstyle="round,pad=0.02,rounding_size=0.08",
+                fc=face or pal.box,
+                ec=pal.muted,
+                lw=1.0,
+                zorder=2 + (copies - i),
+            )
+        )
+    ax.text(
+        x + w / 2,
+        y + h / 2,
+        label,
+        ha="center",
+        va="center",
+        color=pal.text,
+        fontsize=9.5,
+        zorder=10,
+        fontweight="bold" if bold else "normal",
+    )
+
+
+def _arrow(ax, start, end, pal):
+    ax.add_patch(
+        FancyArrowPatch(
+            start, end, arrowstyle="-|>", mutation_scale=11, color=pal.muted, lw=1.2, zorder=1
+        )
+    )
+
+
+@figure(
+    ID,
+    description="Structure of multi-head attention with d_model, h and d_k marked",
+    data=paper_sizes,
+)
+def draw(sizes, lang: str, theme: str):
+    dm, h, dk = sizes["d_model"], sizes["heads"], sizes["d_k"]
+    with themed(theme) as pal:
+        fig, ax = plt.subplots(figsize=(10.5, 4.6), layout="constrained")
+        ax.set_xlim(0, 12.4)
+        ax.set_ylim(-0.9, 5.0)
+        ax.axis("off")
+        rows = {"Q": 3.6, "K": 2.3, "V": 1.0}
+        for name, y in rows.items():
+            ax.text(
+                0.55,
+                y + 0.35,
+                f"{name}\nL × {dm}",
+                ha="center",
+                va="center",
+                color=pal.text,
+                fontsize=10,
+                fontweight="bold",
+            )
+            _stack(ax, 1.5, y, 1.7, 0.7, text(ID, "linear", lang), pal)
+            _arrow(ax, (1.05, y + 0.35), (1.5, y + 0.35), pal)
+            _arrow(ax, (3.4, y + 0.35), (4.2, 2.65), pal)
+        _stack(
+            ax,
+            4.2,
+            1.9,
+            3.0,
+            1.5,
+            text(ID, "sdpa", lang),
+            pal,
+            face=pal.series["sqrt"] + "33",
+            bold=True,
+        )
+        ax.text(
+            5.7,
+            3.75,
+            text(ID, "heads", lang, h=h),
+            ha="center",
+            color=pal.accent,
+            fontsize=10,
+            fontweight="bold",
+        )
+        _arrow(ax, (7.45, 2.65), (8.0, 2.65), pal)
+        _stack(ax, 8.0, 2.25, 1.6, 0.8, text(ID, "concat", lang), pal, copies=1)
+        ax.text(
+            8.8,
+            1.85,
+            text(ID, "concat_width", lang, w=h * dk),
+            ha="center",
+            color=pal.muted,
+            fontsize=9,
+        )
+        _arrow(ax, (9.6, 2.65), (10.1, 2.65), pal)
+        _stack(ax, 10.1, 2.25, 1.1, 0.8, text(ID, "linear", lang), pal, copies=1)
+        _arrow(ax, (11.2, 2.65), (11.6, 2.65), pal)
+        ax.text(
+            11.75,
+            2.65,
+            text(ID, "output", lang),
+            rotation=90,
+            ha="center",
+            va="center",
+            color=pal.text,
+            fontsize=9.5,
+        )
+        ax.text(0.1, -0.05, text(ID, "widths", lang, dm=dm, dk=dk), color=pal.text, fontsize=10)
+        ax.text(0.1, -0.6, text(ID, "not_layers", lang), color=pal.muted, fontsize=9.5)
+        ax.set_title(text(ID, "title", lang), loc="left", fontweight="bold")
+    return fig

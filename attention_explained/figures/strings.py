@@ -1,0 +1,174 @@
+"""Every localized string the figures draw or describe, in one table: STRINGS[id][key][lang].
+
+Korean uses the terms a Korean ML engineer uses (어텐션, 소프트맥스, 기울기, 임베딩 차원, 헤드,
+스케일링). Keys shared by several figures live under "common".
+"""
+
+from __future__ import annotations
+
+STRINGS: dict[str, dict[str, dict[str, str]]] = {
+    "common": {
+        "none": {"ko": "스케일링 없음", "en": "no scaling"},
+        "sqrt": {"ko": "÷√d", "en": "÷√d"},
+        "unit": {"ko": "÷(3√d), 분산 1", "en": "÷(3√d), unit variance"},
+        "dim": {"ko": "임베딩 차원 d (쿼리·키 폭)", "en": "dimension d (width of q and k)"},
+        "seeds": {"ko": "시드 {n}개 평균 ± 표준편차", "en": "mean ± std over {n} seeds"},
+    },
+    "saturation-heatmaps": {
+        "alt": {
+            "ko": "무작위 쿼리와 키로 만든 소프트맥스 어텐션 가중치 히트맵 6개. 행은 d=10과 "
+            "d=1024, 열은 스케일링 없음, ÷√d, ÷(3√d). d=1024에서 스케일링하지 않으면 각 행이 "
+            "거의 한 칸(가중치 1)만 밝고, ÷√d는 덜 뾰족하며, ÷(3√d)는 거의 고르게 퍼진다.",
+            "en": "Six heatmaps of softmax attention weights from random queries and keys. "
+            "Rows are d=10 and d=1024; columns are no scaling, ÷√d and ÷(3√d). Unscaled at "
+            "d=1024 each row lights up almost a single cell (weight near 1); ÷√d is less "
+            "peaked, and ÷(3√d) is spread out almost evenly.",
+        },
+        "col_none": {"ko": "q·k (스케일링 없음)", "en": "q·k (no scaling)"},
+        "col_sqrt": {"ko": "q·k / √d", "en": "q·k / √d"},
+        "col_unit": {"ko": "q·k / (3√d)  (분산 1)", "en": "q·k / (3√d)  (unit variance)"},
+        "row": {"ko": "d = {d}", "en": "d = {d}"},
+        "query": {"ko": "쿼리 i", "en": "query i"},
+        "key": {"ko": "키 j", "en": "key j"},
+        "colorbar": {"ko": "어텐션 가중치 softmax(z)ᵢⱼ", "en": "attention weight softmax(z)ᵢⱼ"},
+        "panel": {
+            "ko": "행 최대 가중치 평균 {mw:.2f} · 엔트로피 {h:.2f}",
+            "en": "mean max weight {mw:.2f} · entropy {h:.2f}",
+        },
+        "title": {
+            "ko": "30×30 어텐션 가중치, A·Bᵀ, A·B ~ U[−3, 3] (시드 {seed})",
+            "en": "30×30 attention weights, A·Bᵀ with A, B ~ U[−3, 3] (seed {seed})",
+        },
+    },
+    "logit-variance": {
+        "alt": {
+            "ko": "로그-로그 그래프. 스케일링 없는 q·k의 분산은 d에 비례해 9d 직선을 따라 "
+            "커지고, √d로 나눈 분산은 d와 관계없이 9에 머문다. 측정값이 이론선과 겹친다.",
+            "en": "Log-log plot. The variance of unscaled q·k grows in proportion to d, along "
+            "the line 9d, while the variance after dividing by √d stays at 9 for every d. "
+            "The measured points sit on the theory lines.",
+        },
+        "title": {"ko": "로짓 분산은 d에 비례한다", "en": "The logit variance grows with d"},
+        "ylabel": {"ko": "Var(q·k) (로그 스케일)", "en": "Var(q·k) (log scale)"},
+        "measured_none": {"ko": "측정: q·k", "en": "measured: q·k"},
+        "measured_sqrt": {"ko": "측정: q·k / √d", "en": "measured: q·k / √d"},
+        "theory_none": {"ko": "이론: 9d", "en": "theory: 9d"},
+        "theory_sqrt": {"ko": "이론: 9", "en": "theory: 9"},
+    },
+    "softmax-saturation": {
+        "alt": {
+            "ko": "두 패널. 왼쪽은 행 엔트로피, 오른쪽은 행 최대 가중치를 d에 대해 그렸다. "
+            "스케일링이 없으면 d가 커질수록 엔트로피는 0으로, 최대 가중치는 1로 간다. "
+            "÷√d와 ÷(3√d)는 d와 관계없이 평평하다.",
+            "en": "Two panels: row entropy (left) and row max weight (right) against d. "
+            "Without scaling, entropy falls to 0 and the max weight climbs to 1 as d grows. "
+            "With ÷√d and ÷(3√d) both stay flat across d.",
+        },
+        "entropy": {"ko": "행 엔트로피 (nats)", "en": "row entropy (nats)"},
+        "max_weight": {"ko": "행 최대 가중치", "en": "row max weight"},
+        "uniform": {"ko": "균등 분포: log {n}", "en": "uniform: log {n}"},
+        "uniform_max": {"ko": "균등 분포: 1/{n}", "en": "uniform: 1/{n}"},
+        "title": {
+            "ko": "스케일링이 없으면 소프트맥스가 포화된다 (n = {n})",
+            "en": "Without scaling the softmax saturates (n = {n})",
+        },
+    },
+    "softmax-gradient": {
+        "alt": {
+            "ko": "두 패널. 왼쪽은 소프트맥스 야코비안의 프로베니우스 노름, 오른쪽은 로짓에 "
+            "대한 기울기 노름을 d에 대해 로그 스케일로 그렸다. 스케일링이 없으면 둘 다 d가 "
+            "커질수록 0에 가까워지고, 스케일링하면 평평하게 유지된다.",
+            "en": "Two panels on a log scale against d: the Frobenius norm of the softmax "
+            "Jacobian (left) and the norm of the gradient with respect to the logits (right). "
+            "Without scaling both collapse towards 0 as d grows; with scaling they stay flat.",
+        },
+        "jacobian": {"ko": "‖J‖_F, J = diag(p) − ppᵀ", "en": "‖J‖_F, J = diag(p) − ppᵀ"},
+        "grad": {"ko": "‖∂L/∂z‖ (GradientTape로 측정)", "en": "‖∂L/∂z‖ (measured, GradientTape)"},
+        "title": {
+            "ko": "포화된 소프트맥스는 기울기를 거의 넘기지 않는다",
+            "en": "A saturated softmax passes almost no gradient",
+        },
+    },
+    "softmax-curve": {
+        "alt": {
+            "ko": "두 로짓 [z, 0]의 소프트맥스 p = σ(z)와 그 도함수 p(1−p)를 z에 대해 그린 "
+            "그래프. 도함수는 z = 0에서 최댓값 0.25이고, p가 0이나 1에 가까워지는 |z|가 큰 "
+            "구간에서 0으로 떨어진다.",
+            "en": "The softmax of two logits [z, 0], p = σ(z), and its derivative p(1−p) "
+            "against z. The derivative peaks at 0.25 at z = 0 and falls to 0 for large |z|, "
+            "where p approaches 0 or 1.",
+        },
+        "p": {"ko": "p = softmax([z, 0])₁", "en": "p = softmax([z, 0])₁"},
+        "dp": {"ko": "∂p/∂z = p(1 − p)", "en": "∂p/∂z = p(1 − p)"},
+        "zlabel": {"ko": "로짓 차이 z", "en": "logit gap z"},
+        "saturated": {"ko": "포화: 기울기 < 0.01", "en": "saturated: gradient < 0.01"},
+        "peak": {"ko": "최대 0.25 (z = 0)", "en": "max 0.25 at z = 0"},
+        "title": {
+            "ko": "p가 0이나 1에 가까우면 도함수는 0이 된다",
+            "en": "Near p = 0 or p = 1 the derivative is 0",
+        },
+    },
+    "temperature": {
+        "alt": {
+            "ko": "한 쿼리의 어텐션 가중치를 온도 τ를 바꿔 가며 그린 막대그래프 4개. τ = 1이면 "
+            "한 키에 거의 모든 가중치가 몰리고, τ = √d_k(논문의 선택)와 τ = 3√d_k로 갈수록 "
+            "퍼진다. 가장 큰 가중치를 받는 키는 모든 패널에서 같다.",
+            "en": "Four bar charts of one query's attention weights as the temperature τ "
+            "changes. At τ = 1 almost all weight goes to one key; at τ = √d_k (the paper's "
+            "choice) and τ = 3√d_k it spreads out. The key with the largest weight is the "
+            "same in every panel.",
+        },
+        "panel": {"ko": "τ = {label}", "en": "τ = {label}"},
+        "paper": {"ko": "논문의 선택", "en": "the paper's choice"},
+        "unit": {"ko": "분산 1", "en": "unit variance"},
+        "key": {"ko": "키 j", "en": "key j"},
+        "weight": {"ko": "가중치", "en": "weight"},
+        "argmax": {"ko": "argmax는 그대로", "en": "same argmax"},
+        "title": {
+            "ko": "softmax(q·k / τ): 한 쿼리, d_k = {d}, 키 {n}개",
+            "en": "softmax(q·k / τ): one query, d_k = {d}, {n} keys",
+        },
+    },
+    "multi-head-diagram": {
+        "alt": {
+            "ko": "멀티 헤드 어텐션 구조도. Q, K, V(각 d_model = 512)가 헤드마다 다른 선형 "
+            "레이어를 거쳐 폭 d_k = d_model / h = 64로 투영되고, h = 8개 헤드에서 각각 스케일드 "
+            "닷-프로덕트 어텐션을 계산한 뒤, 결과를 이어 붙여(h·d_v = 512) 마지막 선형 레이어로 "
+            "d_model로 되돌린다.",
+            "en": "Diagram of multi-head attention. Q, K and V (each d_model = 512 wide) pass "
+            "through a separate linear layer per head that projects them to width "
+            "d_k = d_model / h = 64; each of the h = 8 heads runs scaled dot-product attention; "
+            "the outputs are concatenated (h·d_v = 512) and a final linear layer maps them "
+            "back to d_model.",
+        },
+        "linear": {"ko": "선형 (Linear)", "en": "Linear"},
+        "sdpa": {
+            "ko": "스케일드 닷-프로덕트 어텐션\nsoftmax(QKᵀ/√d_k)V",
+            "en": "Scaled dot-product attention\nsoftmax(QKᵀ/√d_k)V",
+        },
+        "concat": {"ko": "이어 붙이기 (Concat)", "en": "Concat"},
+        "output": {"ko": "출력 (Lq × d_model)", "en": "output (Lq × d_model)"},
+        "heads": {"ko": "헤드 h = {h}개", "en": "h = {h} heads"},
+        "widths": {
+            "ko": "d_model = {dm} → 헤드마다 d_k = d_v = d_model / h = {dk}",
+            "en": "d_model = {dm} → per head d_k = d_v = d_model / h = {dk}",
+        },
+        "concat_width": {"ko": "h·d_v = {w}", "en": "h·d_v = {w}"},
+        "not_layers": {
+            "ko": "d_model은 토큰 벡터의 폭이다. 쌓은 층 수(N = 6)도, 시퀀스 길이도 아니다.",
+            "en": "d_model is the width of each token vector, not the layer count (N = 6) "
+            "and not the sequence length.",
+        },
+        "title": {"ko": "멀티 헤드 어텐션 (Vaswani et al., 2017)", "en": "Multi-head attention"},
+    },
+}
+
+
+def text(figure_id: str, key: str, lang: str, **fields) -> str:
+    """The string ``key`` of ``figure_id`` (or of "common") in ``lang``, formatted."""
+    entry = STRINGS.get(figure_id, {}).get(key) or STRINGS["common"][key]
+    return entry[lang].format(**fields) if fields else entry[lang]
+
+
+def alt_text(figure_id: str, lang: str) -> str:
+    return STRINGS[figure_id]["alt"][lang]

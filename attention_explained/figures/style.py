@@ -1,0 +1,134 @@
+"""Matplotlib set-up shared by every figure: backend, Hangul font, theme colours, stable output."""
+
+from __future__ import annotations
+
+import io
+import warnings
+from contextlib import contextmanager
+from dataclasses import dataclass
+from importlib.resources import files
+from pathlib import Path
+
+import matplotlib
+
+# TensorFlow's bundled Keras imports matplotlib.pyplot when it can, so choose the backend
+# here, before anything imports pyplot, instead of trusting import order.
+matplotlib.use("Agg", force=True)
+
+import matplotlib.pyplot as plt
+from matplotlib import font_manager
+
+HANGUL_FONT = "NanumGothic"
+
+
+def _register_hangul_font() -> None:
+    """Add NanumGothic (OFL) from the koreanize-matplotlib wheel without importing the package.
+
+    Importing koreanize_matplotlib would rewrite rcParams as a side effect; we only need
+    the font file. DejaVu Sans stays first so that "−" (U+2212) and Latin glyphs come from
+    it, and Hangul falls back to NanumGothic glyph by glyph.
+    """
+    path = files("koreanize_matplotlib") / "fonts" / "NanumGothic.ttf"
+    font_manager.fontManager.addfont(str(path))
+
+
+_register_hangul_font()
+
+matplotlib.rcParams.update(
+    {
+        "font.family": ["DejaVu Sans", HANGUL_FONT],
+        "svg.fonttype": "path",  # text as paths: readers need no Hangul font
+        "svg.hashsalt": "attention-explained",  # stable ids inside the SVG
+        "svg.image_inline": True,
+        "axes.unicode_minus": True,
+        "figure.dpi": 100,
+        "savefig.dpi": 100,
+        "savefig.transparent": True,
+        "path.simplify": True,
+        "axes.spines.top": False,
+        "axes.spines.right": False,
+        "font.size": 10.5,
+        "axes.titlesize": 11.5,
+        "legend.frameon": False,
+    }
+)
+
+
+@dataclass(frozen=True)
+class Palette:
+    text: str
+    muted: str
+    grid: str
+    box: str
+    series: dict[str, str]  # scaling rule → colour, identical meaning in both themes
+    accent: str
+
+
+# Okabe-Ito based series colours, adjusted for contrast on Material's white and slate pages.
+PALETTES = {
+    "light": Palette(
+        text="#1f2328",
+        muted="#59636e",
+        grid="#d0d7de",
+        box="#f3f4f6",
+        series={"none": "#c2410c", "sqrt": "#1d6fb8", "unit": "#0f8a5f", "theory": "#59636e"},
+        accent="#7c3aed",
+    ),
+    "dark": Palette(
+        text="#e6edf3",
+        muted="#9aa4ae",
+        grid="#3d444d",
+        box="#2a2f37",
+        series={"none": "#fb923c", "sqrt": "#60a5fa", "unit": "#34d399", "theory": "#9aa4ae"},
+        accent="#c4b5fd",
+    ),
+}
+
+
+def palette(theme: str) -> Palette:
+    return PALETTES[theme]
+
+
+@contextmanager
+def themed(theme: str):
+    """rcParams for one theme; the figure background stays transparent in both."""
+    pal = palette(theme)
+    with matplotlib.rc_context(
+        {
+            "text.color": pal.text,
+            "axes.labelcolor": pal.text,
+            "axes.edgecolor": pal.muted,
+            "axes.titlecolor": pal.text,
+            "xtick.color": pal.muted,
+            "ytick.color": pal.muted,
+            "xtick.labelcolor": pal.text,
+            "ytick.labelcolor": pal.text,
+            "grid.color": pal.grid,
+            "axes.facecolor": "none",
+            "figure.facecolor": "none",
+            "legend.labelcolor": pal.text,
+        }
+    ):
+        yield pal
+
+
+class MissingGlyphError(RuntimeError):
+    """A label used a character that no registered font can draw."""
+
+
+def to_bytes(fig, fmt: str) -> bytes:
+    """Serialise ``fig`` reproducibly: no date in SVG, no software string in PNG."""
+    metadata = {"Date": None, "Creator": None} if fmt == "svg" else {"Software": None}
+    buffer = io.BytesIO()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fig.savefig(buffer, format=fmt, metadata=metadata, bbox_inches="tight", pad_inches=0.08)
+    plt.close(fig)
+    missing = [str(w.message) for w in caught if "missing from font" in str(w.message)]
+    if missing:
+        raise MissingGlyphError("; ".join(sorted(set(missing))))
+    return buffer.getvalue()
+
+
+def save(fig, path: Path, fmt: str) -> None:
+    path.write_bytes(to_bytes(fig, fmt))

@@ -1,0 +1,71 @@
+from __future__ import annotations
+
+import math
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from attention_explained.figures.registry import figure
+from attention_explained.figures.strings import text
+from attention_explained.figures.style import themed
+
+ID = "temperature"
+D_K = 64  # the paper's per-head width
+N_KEYS = 16
+SEED = 3
+
+
+def one_row() -> dict:
+    """Weights of one query over N_KEYS keys at τ = 1, √d_k/4, √d_k and 3√d_k."""
+    from attention_explained import make_dot_product_tensor
+    from attention_explained._tf import tf
+
+    logits = make_dot_product_tensor(N_KEYS, D_K, seed=SEED)[0]
+    root = math.sqrt(D_K)
+    temps = [
+        (1.0, "1"),
+        (root / 4, "√d_k / 4 = 2"),
+        (root, f"√d_k = {root:g}"),
+        (3 * root, f"3√d_k = {3 * root:g}"),
+    ]
+    rows = [tf.nn.softmax(logits / tau).numpy() for tau, _ in temps]
+    return {
+        "labels": [label for _, label in temps],
+        "taus": [t for t, _ in temps],
+        "weights": np.array(rows),
+    }
+
+
+@figure(ID, description="One row of attention weights under several temperatures τ", data=one_row)
+def draw(data, lang: str, theme: str):
+    weights, labels = data["weights"], data["labels"]
+    keys = np.arange(1, weights.shape[1] + 1)
+    with themed(theme) as pal:
+        fig, axes = plt.subplots(
+            1, len(labels), figsize=(11, 3.4), sharey=True, layout="constrained"
+        )
+        for ax, row, label, tau in zip(axes, weights, labels, data["taus"], strict=True):
+            best = int(np.argmax(row))
+            colours = [pal.accent if j == best else pal.series["sqrt"] for j in range(len(row))]
+            ax.bar(keys, row, color=colours, width=0.8)
+            title = text(ID, "panel", lang, label=label)
+            if math.isclose(tau, math.sqrt(D_K)):
+                title += "\n(" + text(ID, "paper", lang) + ")"
+            elif math.isclose(tau, 3 * math.sqrt(D_K)):
+                title += "\n(" + text(ID, "unit", lang) + ")"
+            ax.set_title(title, fontsize=10.5)
+            ax.set_xticks([1, best + 1, len(row)])
+            ax.set_xlabel(text(ID, "key", lang))
+            ax.set_ylim(0, 1.0)
+            ax.annotate(
+                text(ID, "argmax", lang),
+                xy=(best + 1, row[best]),
+                xytext=(0, 6),
+                textcoords="offset points",
+                ha="center",
+                fontsize=8.5,
+                color=pal.accent,
+            )
+        axes[0].set_ylabel(text(ID, "weight", lang))
+        fig.suptitle(text(ID, "title", lang, d=D_K, n=weights.shape[1]), fontweight="bold")
+    return fig

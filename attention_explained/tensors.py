@@ -1,0 +1,37 @@
+"""The study note's experiment, made reproducible: logits q·k for random queries and keys."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from attention_explained import _validate
+from attention_explained._tf import tf
+
+
+def uniform_pair(
+    length: int, dim: int, *, minval: float = -3.0, maxval: float = 3.0, seed: int = 0
+) -> tuple[np.ndarray, np.ndarray]:
+    """Independent queries A and keys B, both ``[length, dim]`` ~ uniform[minval, maxval).
+
+    NumPy's ``default_rng`` (PCG64) gives the same draws on every machine and TF version,
+    which TF's own stateful RNG does not promise.
+    """
+    length = _validate.positive_int("length", length)
+    dim = _validate.positive_int("dim", dim)
+    minval, maxval = _validate.bounds(minval, maxval)
+    rng = np.random.default_rng(_validate.seed(seed))
+    queries = rng.uniform(minval, maxval, size=(length, dim)).astype(np.float32)
+    keys = rng.uniform(minval, maxval, size=(length, dim)).astype(np.float32)
+    return queries, keys
+
+
+def make_dot_product_tensor(
+    length: int, dim: int, *, minval: float = -3.0, maxval: float = 3.0, seed: int = 0
+) -> tf.Tensor:
+    """Return A·Bᵀ, shape ``[length, length]``, for independent uniform A and B of width ``dim``.
+
+    Entry (i, j) is the unscaled attention logit q_i·k_j, a sum of ``dim`` independent
+    products, so its variance grows linearly with ``dim`` (see ``stats.logit_variance``).
+    """
+    queries, keys = uniform_pair(length, dim, minval=minval, maxval=maxval, seed=seed)
+    return tf.linalg.matmul(tf.constant(queries), tf.constant(keys), transpose_b=True)
