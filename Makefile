@@ -7,6 +7,9 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 HOST   ?= 127.0.0.1:8000
 
+# We pin mkdocs<2 on purpose; Material 9.7 would otherwise print a banner about MkDocs 2.0.
+export NO_MKDOCS_2_WARNING := 1
+
 .DEFAULT_GOAL := help
 .PHONY: help venv serve build test lint figures bench lock clean
 

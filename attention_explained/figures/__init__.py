@@ -16,5 +16,17 @@ from attention_explained.figures.registry import (
     load_all,
     module_name,
 )
+from attention_explained.figures.render import FigureError, draw, render
 
-__all__ = ["FIGURE_IDS", "LANGS", "THEMES", "FigureSpec", "get", "load_all", "module_name"]
+__all__ = [
+    "FIGURE_IDS",
+    "LANGS",
+    "THEMES",
+    "FigureError",
+    "FigureSpec",
+    "draw",
+    "get",
+    "load_all",
+    "module_name",
+    "render",
+]

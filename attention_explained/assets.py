@@ -1,0 +1,171 @@
+"""Build-time assets (figures, numbers) in a content-addressed cache under ``.cache/``.
+
+Keys come from file contents and package versions only, so deciding what is fresh imports
+neither TensorFlow nor matplotlib. Stale assets are made by one worker subprocess
+(``python -m attention_explained.worker``), which also sees code edited since the caller
+started, as ``mkdocs serve`` needs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from functools import cache
+from importlib import metadata
+from pathlib import Path
+
+from attention_explained.figures.registry import FIGURE_IDS, module_name
+from attention_explained.figures.render import variant_name
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+CORE_FILES = ("__init__.py", "_tf.py", "_validate.py", "tensors.py", "attention.py", "stats.py")
+FIGURE_SHARED_FILES = (
+    "figures/__init__.py",
+    "figures/registry.py",
+    "figures/render.py",
+    "figures/style.py",
+    "figures/_data.py",
+    "figures/_plots.py",
+)
+NUMBER_FILES = ("quantities.py", "equivalence.py", "figures/_data.py")
+VERSIONED = ("tensorflow-cpu", "tensorflow", "keras", "numpy", "matplotlib", "koreanize-matplotlib")
+
+
+@cache
+def versions() -> str:
+    found = []
+    for name in VERSIONED:
+        try:
+            found.append(f"{name}=={metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            continue
+    return ";".join(found)
+
+
+def _hash(*parts: bytes | str) -> str:
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(part.encode() if isinstance(part, str) else part)
+        digest.update(b"\0")
+    return digest.hexdigest()[:20]
+
+
+def _files(relative: tuple[str, ...]) -> list[bytes]:
+    return [rel.encode() + b"\n" + (PACKAGE_DIR / rel).read_bytes() for rel in relative]
+
+
+def _figure_module_file(figure_id: str) -> str:
+    return module_name(figure_id).removeprefix("attention_explained.").replace(".", "/") + ".py"
+
+
+def figure_key(figure_id: str) -> str:
+    """Changes when this figure's module, its strings, the shared figure code or the core change."""
+    from attention_explained.figures.strings import STRINGS
+
+    strings = json.dumps([STRINGS.get(figure_id), STRINGS["common"]], sort_keys=True)
+    return _hash(
+        figure_id,
+        *_files((_figure_module_file(figure_id), *FIGURE_SHARED_FILES, *CORE_FILES)),
+        strings,
+        versions(),
+    )
+
+
+def numbers_key() -> str:
+    return _hash(*_files((*NUMBER_FILES, *CORE_FILES)), versions())
+
+
+def package_source_key() -> str:
+    """Every .py file of the package: what a notebook that imports it depends on."""
+    sources = sorted(PACKAGE_DIR.rglob("*.py"))
+    return _hash(
+        *(p.relative_to(PACKAGE_DIR).as_posix().encode() + p.read_bytes() for p in sources),
+        versions(),
+    )
+
+
+class AssetCache:
+    """``<root>/figures/<id>-<key>/<id>.<lang>.<theme>.svg`` and ``<root>/numbers/<key>.json``."""
+
+    def __init__(self, root: Path):
+        self.root = Path(root)
+        self.figure_root = self.root / "figures"
+        self.number_root = self.root / "numbers"
+        self.keys = {figure_id: figure_key(figure_id) for figure_id in FIGURE_IDS}
+        self.numbers_path = self.number_root / f"{numbers_key()}.json"
+
+    def figure_dir(self, figure_id: str) -> Path:
+        return self.figure_root / f"{figure_id}-{self.keys[figure_id]}"
+
+    def figure_path(self, figure_id: str, lang: str, theme: str, fmt: str = "svg") -> Path:
+        return self.figure_dir(figure_id) / variant_name(figure_id, lang, theme, fmt)
+
+    def stale_figures(self) -> list[str]:
+        return [i for i in FIGURE_IDS if not self.figure_dir(i).is_dir()]
+
+    def numbers_stale(self) -> bool:
+        return not self.numbers_path.is_file()
+
+    def start(self, figures: list[str], numbers: bool) -> Worker | None:
+        """Start one worker for whatever is stale; ``None`` when everything is cached."""
+        if not figures and not numbers:
+            return None
+        return Worker(self, figures, numbers)
+
+    def load_numbers(self) -> dict[str, str]:
+        return json.loads(self.numbers_path.read_text(encoding="utf-8"))
+
+
+class Worker:
+    """A subprocess that renders into a scratch folder; ``wait()`` moves results into place."""
+
+    def __init__(self, cache: AssetCache, figures: list[str], numbers: bool):
+        self.cache, self.figures, self.numbers = cache, figures, numbers
+        cache.root.mkdir(parents=True, exist_ok=True)
+        self.scratch = Path(tempfile.mkdtemp(prefix="worker-", dir=cache.root))
+        command = [sys.executable, "-m", "attention_explained.worker", "--out", str(self.scratch)]
+        if numbers:
+            command.append("--numbers")
+        if figures:
+            command += ["--figures", *figures]
+        env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": os.environ.get("TF_CPP_MIN_LOG_LEVEL", "2")}
+        self.process = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env
+        )
+        self._result: tuple[int, str] | None = None
+
+    def wait(self) -> tuple[int, str]:
+        """Block until done; return (return code, its output). Safe to call repeatedly."""
+        if self._result is None:
+            output, _ = self.process.communicate()
+            if self.process.returncode == 0:
+                self._install()
+            shutil.rmtree(self.scratch, ignore_errors=True)
+            self._result = (self.process.returncode, output)
+        return self._result
+
+    def _install(self) -> None:
+        if self.numbers:
+            self.cache.number_root.mkdir(parents=True, exist_ok=True)
+            os.replace(self.scratch / "numbers.json", self.cache.numbers_path)
+        for figure_id in self.figures:
+            target = self.cache.figure_dir(figure_id)
+            staged = self.scratch / "figures" / figure_id
+            self.cache.figure_root.mkdir(parents=True, exist_ok=True)
+            try:
+                os.replace(staged, target)  # atomic: a folder is either whole or absent
+            except OSError:
+                if not target.is_dir():  # another build won the race with the same content
+                    raise
+            for old in self.cache.figure_root.glob(f"{figure_id}-*"):
+                if old != target and _is_key(old.name[len(figure_id) + 1 :]):
+                    shutil.rmtree(old, ignore_errors=True)  # superseded version of this figure
+
+
+def _is_key(text: str) -> bool:
+    return len(text) == 20 and all(c in "0123456789abcdef" for c in text)

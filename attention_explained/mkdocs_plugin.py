@@ -1,0 +1,240 @@
+"""MkDocs plugin: build-time figures, numbers and notebooks from the package, i18n-safe.
+
+Thin by design: it decides *when* (once per build, not once per language) and *where*
+(files outside docs/, found through the cache); the package decides *what*.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from pathlib import Path
+
+from mkdocs.config import base
+from mkdocs.config import config_options as c
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin, event_priority
+from mkdocs.structure.files import File, Files
+
+from attention_explained.figures.registry import FIGURE_IDS, LANGS
+from attention_explained.figures.strings import alt_text
+
+log = logging.getLogger("mkdocs.plugins.attention_explained")
+
+PLACEHOLDER = re.compile(r"\{\{\s*ae:([^}\s]*)\s*\}\}")
+FIGURE_LINE = re.compile(r"!\[([^\]]*)\]\(figures/([^)\s#]+)\.svg\)")
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+class BoundedInt(c.BaseConfigOption[int]):
+    """An integer option with an accepted range that the error message states."""
+
+    def __init__(self, low: int, high: int, default: int):
+        super().__init__()
+        self.low, self.high, self.default = low, high, default
+
+    def run_validation(self, value: object) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise c.ValidationError(
+                f"expected an integer in [{self.low}, {self.high}], got {value!r}"
+            )
+        if not self.low <= value <= self.high:
+            raise c.ValidationError(
+                f"expected an integer in [{self.low}, {self.high}], got {value}"
+            )
+        return value
+
+
+class PluginConfig(base.Config):
+    cache_dir = c.Type(str, default=".cache")
+    figures = c.Type(bool, default=True)
+    mathjax = c.Type(bool, default=True)  # serve MathJax 3 from the site, under assets/mathjax/
+    notebooks = c.ListOfItems(c.Type(str), default=["notebooks/*.md"])
+    notebook_timeout = BoundedInt(10, 3600, default=300)
+    jobs = BoundedInt(1, 64, default=2)
+
+
+class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
+    def __init__(self):
+        super().__init__()
+        self._started = False
+
+    # -- once per build: start everything stale, in parallel ---------------------------------
+    def on_config(self, config: MkDocsConfig):
+        if self._started:  # i18n replays on_config for every language
+            return config
+        from attention_explained.assets import AssetCache
+
+        self._started, self._clock = True, time.perf_counter()
+        root = Path(config.config_file_path or ".").resolve().parent
+        cache_dir = (root / self.config.cache_dir).resolve()
+        docs_dir = Path(config.docs_dir).resolve()
+        if cache_dir == docs_dir or docs_dir in cache_dir.parents:
+            raise PluginError(f"attention-explained: cache_dir {cache_dir} must be outside docs/")
+        self.cache = AssetCache(cache_dir)
+        stale = self.cache.stale_figures() if self.config.figures else []
+        self.rendered = stale
+        self.worker = self.cache.start(stale, self.cache.numbers_stale())
+        self._numbers: dict[str, str] | None = None
+        self._worker_checked = False
+        sources = sorted(
+            p for pattern in self.config.notebooks for p in docs_dir.glob(pattern) if p.is_file()
+        )
+        self.runner = None
+        if sources:
+            from attention_explained.notebooks import NotebookRunner
+
+            self.runner = NotebookRunner(
+                sources, cache_dir, timeout=self.config.notebook_timeout, jobs=self.config.jobs
+            )
+            self.runner.start()
+        self._docs_dir = docs_dir
+        return config
+
+    def _wait_worker(self) -> None:
+        if self._worker_checked:
+            return
+        self._worker_checked = True
+        if self.worker is None:
+            return
+        code, output = self.worker.wait()
+        if code != 0:
+            raise PluginError(f"attention-explained: building the assets failed:\n{output.strip()}")
+
+    # -- figures: add the cached variants of the current language as files ------------------
+    @event_priority(-200)  # after mkdocs-static-i18n (-100), which rebuilds every File
+    def on_files(self, files: Files, config: MkDocsConfig):
+        lang, default = _languages(config)
+        prefix = "" if lang == default else f"{lang}/"
+        if self.config.figures:
+            for figure_id in FIGURE_IDS:
+                for theme, suffix in (("light", ""), ("dark", ".dark")):
+                    path = self.cache.figure_path(figure_id, lang if lang in LANGS else "en", theme)
+                    # src_uri carries the language suffix so that i18n's lookup of
+                    # "figures/<id>.svg" from a page finds this language's variant.
+                    file = File.generated(
+                        config, f"figures/{figure_id}{suffix}.{lang}.svg", abs_src_path=str(path)
+                    )
+                    file.dest_uri = f"{prefix}figures/{figure_id}{suffix}.svg"
+                    file.url = file.dest_uri
+                    file.abs_dest_path = str(Path(config.site_dir) / file.dest_uri)
+                    files.append(file)
+        if self.config.mathjax:
+            for rel, path in _mathjax_files():
+                file = File.generated(config, f"assets/mathjax/{rel}", abs_src_path=str(path))
+                file.dest_uri = f"{prefix}assets/mathjax/{rel}"
+                file.url = file.dest_uri
+                file.abs_dest_path = str(Path(config.site_dir) / file.dest_uri)
+                files.append(file)
+        if self.runner is not None:
+            for file in files.documentation_pages():
+                source = Path(file.abs_src_path or "")
+                if source in self.runner.notebooks:
+                    file.abs_src_path = str(self.runner.output_path(source))
+        return files
+
+    # -- numbers and figure lines in the Markdown --------------------------------------------
+    def on_page_markdown(self, markdown: str, page, config: MkDocsConfig, files: Files):
+        if "{{" in markdown and "ae:" in markdown:
+            markdown = self._expand_numbers(markdown, page.file.src_uri)
+        lang, _ = _languages(config)
+        return FIGURE_LINE.sub(
+            lambda m: self._figure_markdown(m, lang, page.file.src_uri), markdown
+        )
+
+    def _expand_numbers(self, markdown: str, where: str) -> str:
+        if self._numbers is None:
+            self._wait_worker()
+            self._numbers = self.cache.load_numbers()
+        numbers = self._numbers
+
+        def replace(match: re.Match) -> str:
+            name = match.group(1)
+            if name not in numbers:
+                raise PluginError(
+                    f"attention-explained: unknown number {{{{ae:{name}}}}} in {where}; "
+                    "list the names with `python -m attention_explained numbers`"
+                )
+            return numbers[name]
+
+        expanded = PLACEHOLDER.sub(replace, markdown)
+        if "{{ae:" in expanded.replace(" ", ""):
+            raise PluginError(
+                f"attention-explained: malformed {{{{ae:...}}}} placeholder in {where}"
+            )
+        return expanded
+
+    def _figure_markdown(self, match: re.Match, lang: str, where: str) -> str:
+        alt, figure_id = match.group(1), match.group(2)
+        if figure_id not in FIGURE_IDS:
+            raise PluginError(
+                f"attention-explained: unknown figure 'figures/{figure_id}.svg' in {where}; "
+                f"valid ids: {', '.join(FIGURE_IDS)}"
+            )
+        alt = alt or alt_text(figure_id, lang if lang in LANGS else "en")
+        alt = alt.replace("[", "(").replace("]", ")")
+        return (
+            f"![{alt}](figures/{figure_id}.svg#only-light){{ loading=lazy }}"
+            f"![{alt}](figures/{figure_id}.dark.svg#only-dark){{ loading=lazy }}"
+        )
+
+    # -- notebooks must be executed before mkdocs-jupyter renders them -----------------------
+    @event_priority(100)
+    def on_pre_page(self, page, config: MkDocsConfig, files: Files):
+        if self.runner is not None and page.file.abs_src_path:
+            for source in self.runner.notebooks:
+                if str(self.runner.output_path(source)) == page.file.abs_src_path:
+                    from attention_explained.notebooks import NotebookError
+
+                    try:
+                        self.runner.wait(source)
+                    except NotebookError as exc:
+                        raise PluginError(f"attention-explained: {exc}") from exc
+        return page
+
+    def on_env(self, env, config: MkDocsConfig, files: Files):
+        self._wait_worker()  # figures must exist before MkDocs copies static files
+        return env
+
+    def on_serve(self, server, config: MkDocsConfig, builder):
+        server.watch(str(PACKAGE_DIR))  # editing a figure re-renders just that figure
+        return server
+
+    def on_post_build(self, config: MkDocsConfig):
+        if getattr(self, "_reported", False):
+            return
+        self._reported = True
+        self._wait_worker()
+        cached = len(FIGURE_IDS) - len(self.rendered) if self.config.figures else 0
+        executed = len(self.runner.executed) if self.runner else 0
+        if self.runner:
+            self.runner.close()
+        log.info(
+            "attention-explained: figures rendered %d, from cache %d; notebooks executed %d; %.1f s",
+            len(self.rendered),
+            cached,
+            executed,
+            time.perf_counter() - self._clock,
+        )
+
+
+def _languages(config: MkDocsConfig) -> tuple[str, str]:
+    """(language being built, default language); both 'en' without mkdocs-static-i18n."""
+    i18n = config.plugins.get("i18n")
+    if i18n is None:
+        lang = config.theme.get("language") or "en"
+        return lang, lang
+    return i18n.current_language, i18n.default_language
+
+
+def _mathjax_files() -> list[tuple[str, Path]]:
+    """The parts of MathJax 3 the site loads: TeX→CHTML, its fonts, lazily loaded TeX extensions."""
+    from importlib.resources import files as package_files
+
+    root = Path(str(package_files("mathjax") / "static" / "mathjax" / "es5"))
+    wanted = [root / "tex-chtml.js"]
+    for folder in ("output/chtml/fonts/woff-v2", "input/tex/extensions"):
+        wanted += sorted(p for p in (root / folder).rglob("*") if p.is_file())
+    return [(p.relative_to(root).as_posix(), p) for p in wanted]

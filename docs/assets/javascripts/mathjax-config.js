@@ -1,0 +1,16 @@
+// MathJax 3 is served from this site (assets/mathjax/), never from a CDN.
+// Arithmatex wraps page math in .arithmatex as \( \) and \[ \]; notebook Markdown cells
+// (.jp-MarkdownOutput) keep Jupyter's $ $ and $$ $$. Everything else is left alone.
+window.MathJax = {
+  tex: {
+    inlineMath: [["\\(", "\\)"], ["$", "$"]],
+    displayMath: [["\\[", "\\]"], ["$$", "$$"]],
+    processEscapes: true,
+    processEnvironments: true,
+  },
+  options: {
+    ignoreHtmlClass: ".*|",
+    processHtmlClass: "arithmatex|jp-MarkdownOutput",
+    enableMenu: false,
+  },
+};
