@@ -7,6 +7,7 @@ Thin by design: it decides *when* (once per build, not once per language) and *w
 from __future__ import annotations
 
 import logging
+import posixpath
 import re
 import time
 from pathlib import Path
@@ -25,6 +26,9 @@ log = logging.getLogger("mkdocs.plugins.attention_explained")
 
 PLACEHOLDER = re.compile(r"\{\{\s*ae:([^}\s]*)\s*\}\}")
 FIGURE_LINE = re.compile(r"!\[([^\]]*)\]\(figures/([^)\s#]+)\.svg\)")
+NOTEBOOK_STYLE = re.compile(r"<style[^>]*>(.*?)</style>", re.S)
+NOTEBOOK_SCRIPT = re.compile(r"<script(?P<attrs>[^>]*)>(?P<body>.*?)</script>", re.S)
+NOTEBOOK_COMMENT = re.compile(r"<!-- (?:MathJax|End of)[^>]*-->")
 PACKAGE_DIR = Path(__file__).resolve().parent
 
 
@@ -60,6 +64,7 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
     def __init__(self):
         super().__init__()
         self._started = False
+        self._shared: dict[str, str] = {}  # site-root assets shared by every language
 
     # -- once per build: start everything stale, in parallel ---------------------------------
     def on_config(self, config: MkDocsConfig):
@@ -194,6 +199,44 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
                         raise PluginError(f"attention-explained: {exc}") from exc
         return page
 
+    def on_page_content(self, html: str, page, config: MkDocsConfig, files: Files):
+        """Move a notebook page's inlined CSS/JS (~600 KB) into shared files, drop CDN loaders.
+
+        mkdocs-jupyter inlines JupyterLab's CSS in every page, a MathJax 2 config with an
+        empty src, and a Mermaid loader from a CDN. The site serves MathJax 3 itself and
+        has no Mermaid, so those go; the CSS and the copy-button script become two shared,
+        content-addressed files under assets/notebooks/.
+        """
+        if not (page.file.abs_src_path or "").endswith(".ipynb"):
+            return html
+        styles = NOTEBOOK_STYLE.findall(html)
+        scripts: list[str] = []
+
+        def keep_inline(match: re.Match) -> str:
+            attrs = match["attrs"]
+            if "src=" not in attrs and "type=" not in attrs:
+                scripts.append(match["body"])  # the clipboard helper and its listener
+            return ""
+
+        html = NOTEBOOK_COMMENT.sub(
+            "", NOTEBOOK_SCRIPT.sub(keep_inline, NOTEBOOK_STYLE.sub("", html))
+        )
+        css = self._shared_asset("css", "\n".join(styles))
+        js = self._shared_asset("js", "\n;\n".join(scripts))
+        here = posixpath.dirname(page.url.rstrip("/")) if not page.url.endswith("/") else page.url
+        css_href = posixpath.relpath(css, here or ".")
+        js_href = posixpath.relpath(js, here or ".")
+        return (
+            f'<link rel="stylesheet" href="{css_href}">\n{html}\n<script src="{js_href}"></script>'
+        )
+
+    def _shared_asset(self, ext: str, text: str) -> str:
+        from attention_explained.assets import _hash
+
+        name = f"assets/notebooks/notebook-{_hash(text)[:12]}.{ext}"
+        self._shared.setdefault(name, text)
+        return name
+
     def on_env(self, env, config: MkDocsConfig, files: Files):
         self._wait_worker()  # figures must exist before MkDocs copies static files
         return env
@@ -207,12 +250,17 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
             return
         self._reported = True
         self._wait_worker()
+        for name, text in self._shared.items():
+            target = Path(config.site_dir) / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
         cached = len(FIGURE_IDS) - len(self.rendered) if self.config.figures else 0
         executed = len(self.runner.executed) if self.runner else 0
         if self.runner:
             self.runner.close()
         log.info(
-            "attention-explained: figures rendered %d, from cache %d; notebooks executed %d; %.1f s",
+            "attention-explained: figures rendered %d, from cache %d; "
+            "notebooks executed %d; %.1f s",
             len(self.rendered),
             cached,
             executed,

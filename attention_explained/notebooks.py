@@ -103,7 +103,7 @@ class NotebookRunner:
                     self.executed.append(source)
 
     def wait(self, source: Path) -> Path:
-        """Block until ``source``'s executed notebook is on disk; raise NotebookError if it failed."""
+        """Block until ``source``'s executed notebook is on disk; NotebookError if it failed."""
         import nbformat
 
         path = self.output_path(source)

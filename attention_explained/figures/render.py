@@ -25,6 +25,7 @@ def write_atomic(path: Path, payload: bytes) -> None:
     try:
         with os.fdopen(handle, "wb") as out:
             out.write(payload)
+        os.chmod(tmp, 0o644)  # mkstemp makes 0600; figures are public files
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

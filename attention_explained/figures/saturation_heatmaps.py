@@ -23,7 +23,7 @@ def draw(panels, lang: str, theme: str):
             for c, scale in enumerate(scales):
                 ax, panel = axes[r, c], panels[dim, scale]
                 image = ax.imshow(
-                    panel["weights"], cmap="cividis", vmin=0.0, vmax=1.0, interpolation="nearest"
+                    panel["weights"], cmap="cividis", vmin=0.0, vmax=1.0, interpolation="none"
                 )
                 ax.set_xticks([0, 29], ["1", "30"])
                 ax.set_yticks([0, 29], ["1", "30"])

@@ -1,0 +1,68 @@
+"""The CLI as a user meets it: help, listing, narrowed rendering, and bad arguments."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from attention_explained.cli import main
+from attention_explained.figures import FIGURE_IDS
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "attention_explained", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_help_explains_the_commands():
+    result = run("--help")
+    assert result.returncode == 0
+    for word in ("figures", "numbers", "--list", "--lang", "--only"):
+        assert word in result.stdout
+
+
+def test_list_prints_every_id_with_a_description(capsys):
+    assert main(["figures", "--list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines] == list(FIGURE_IDS)
+    assert all(len(line.split(maxsplit=1)[1]) > 10 for line in lines)
+
+
+def test_narrowed_render_writes_exactly_the_requested_variant(tmp_path):
+    result = run(
+        "figures",
+        "--out",
+        str(tmp_path),
+        "--only",
+        "softmax-curve",
+        "--lang",
+        "en",
+        "--theme",
+        "dark",
+    )
+    assert result.returncode == 0, result.stderr
+    assert [p.name for p in tmp_path.iterdir()] == ["softmax-curve.en.dark.svg"]
+    assert "[1/1] softmax-curve" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["figures", "--out", "x", "--only", "nope"], "valid ids: " + ", ".join(FIGURE_IDS)),
+        (["figures", "--out", "x", "--lang", "fr"], "choose from 'ko', 'en', 'all'"),
+        (["figures", "--out", "x", "--theme", "sepia"], "choose from 'light', 'dark', 'all'"),
+        (["figures"], "--out DIR is required"),
+        (["paint"], "invalid choice: 'paint'"),
+    ],
+)
+def test_bad_arguments_exit_2_and_list_valid_values(args, expected, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(args)
+    assert exit_info.value.code == 2
+    assert expected in capsys.readouterr().err
