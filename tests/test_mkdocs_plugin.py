@@ -1,0 +1,205 @@
+"""A tiny real site (Material + mkdocs-static-i18n + this plugin), built as a user would.
+
+Mirrors mkdocs-static-i18n's own tests: build a fixture project in a temp dir, then read
+the HTML it wrote. The figure cache is the repository's .cache/, so a figure rendered by
+one test (or by `make build`) is reused by the next, exactly as in real builds.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from attention_explained.assets import AssetCache
+from attention_explained.figures.strings import alt_text
+
+REPO = Path(__file__).resolve().parents[1]
+FIXTURE = Path(__file__).parent / "fixture_site"
+CACHE = REPO / ".cache"
+
+
+def make_site(root: Path, **replacements: str) -> Path:
+    shutil.copytree(FIXTURE, root, dirs_exist_ok=True)
+    config = (root / "mkdocs.yml").read_text(encoding="utf-8")
+    config = config.replace("cache_dir: .cache", f"cache_dir: {CACHE}")
+    for old, new in replacements.items():
+        config = config.replace(old, new)
+    (root / "mkdocs.yml").write_text(config, encoding="utf-8")
+    return root
+
+
+def build(root: Path, *, pythonpath: Path | None = None) -> subprocess.CompletedProcess:
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    if pythonpath is not None:
+        env["PYTHONPATH"] = f"{pythonpath}{os.pathsep}{env.get('PYTHONPATH', '')}"
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+
+
+def listing(folder: Path) -> list[str]:
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*"))
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    root = make_site(tmp_path_factory.mktemp("fixture"))
+    before = listing(root / "docs")
+    result = build(root)
+    assert result.returncode == 0, result.stderr
+    return root, result, before
+
+
+def images(html: str) -> list[tuple[str, str]]:
+    return re.findall(r'<img alt="([^"]*)"[^>]*src="([^"]+)"', html)
+
+
+def test_both_languages_are_built_with_their_lang_attribute(site):
+    root, result, _ = site
+    assert "WARNING" not in result.stderr
+    ko = (root / "site/index.html").read_text(encoding="utf-8")
+    en = (root / "site/en/index.html").read_text(encoding="utf-8")
+    assert '<html lang="ko"' in ko and '<html lang="en"' in en
+
+
+@pytest.mark.parametrize(
+    ("lang", "page"), [("ko", "site/index.html"), ("en", "site/en/index.html")]
+)
+def test_each_page_shows_its_own_language_variant_in_both_themes(site, lang, page):
+    root, _, _ = site
+    html = (root / page).read_text(encoding="utf-8")
+    found = images(html)
+    assert [src for _, src in found] == [
+        "figures/logit-variance.svg#only-light",
+        "figures/logit-variance.dark.svg#only-dark",
+    ]
+    cache = AssetCache(CACHE)
+    for (alt, src), theme in zip(found, ("light", "dark"), strict=True):
+        served = (root / page).parent / src.split("#")[0]
+        assert served.read_bytes() == cache.figure_path("logit-variance", lang, theme).read_bytes()
+        assert alt == alt_text("logit-variance", lang)
+
+
+def test_placeholders_are_filled_from_the_package(site):
+    root, _, _ = site
+    numbers = json.loads(AssetCache(CACHE).numbers_path.read_text(encoding="utf-8"))
+    for page in ("site/index.html", "site/en/index.html"):
+        html = (root / page).read_text(encoding="utf-8")
+        assert "{{" not in html
+        assert numbers["std.measured.d1024"] in html
+
+
+def test_nothing_is_written_into_docs(site):
+    root, _, before = site
+    assert listing(root / "docs") == before
+
+
+def test_warm_build_renders_nothing_and_never_imports_tensorflow(site):
+    root, _, _ = site
+    probe = (
+        "import sys\n"
+        "from mkdocs.__main__ import cli\n"
+        "try:\n"
+        "    cli(['build', '--strict'], standalone_mode=False)\n"
+        "finally:\n"
+        "    print('TF_IMPORTED', 'tensorflow' in sys.modules)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+        env=dict(os.environ, NO_MKDOCS_2_WARNING="1"),
+    )
+    assert result.returncode == 0, result.stderr
+    assert "figures rendered 0, from cache 7" in result.stderr
+    assert "TF_IMPORTED False" in result.stdout
+
+
+@pytest.fixture
+def package_copy(tmp_path) -> Path:
+    """A copy of the package that a build imports first (PYTHONPATH), for editing safely."""
+    target = tmp_path / "pkg"
+    shutil.copytree(
+        REPO / "attention_explained",
+        target / "attention_explained",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    return target
+
+
+def test_touching_one_figure_rerenders_only_that_figure(site, tmp_path, package_copy):
+    module = package_copy / "attention_explained/figures/temperature.py"
+    module.write_text(module.read_text(encoding="utf-8") + "\n# touched\n", encoding="utf-8")
+    root = make_site(tmp_path / "touched")
+    result = build(root, pythonpath=package_copy)
+    assert result.returncode == 0, result.stderr
+    assert "figures rendered 1, from cache 6" in result.stderr
+
+
+def test_a_failing_figure_fails_the_build_and_names_it(tmp_path, package_copy):
+    module = package_copy / "attention_explained/figures/softmax_curve.py"
+    source = module.read_text(encoding="utf-8")
+    source = source.replace(
+        "    z, p, slope = data",
+        '    raise RuntimeError("broken on purpose")\n    z, p, slope = data',
+        1,
+    )
+    module.write_text(source, encoding="utf-8")
+    root = make_site(tmp_path / "failing")
+    result = build(root, pythonpath=package_copy)
+    assert result.returncode != 0
+    assert "softmax-curve" in result.stderr and "broken on purpose" in result.stderr
+    assert "lang=ko" in result.stderr and "theme=light" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("page_text", "expected"),
+    [
+        ("{{ae:no.such.number}}", "unknown number {{ae:no.such.number}} in index.en.md"),
+        ("![](figures/no-such-figure.svg)", "unknown figure 'figures/no-such-figure.svg'"),
+    ],
+)
+def test_bad_references_in_a_page_fail_the_build(tmp_path, page_text, expected):
+    root = make_site(tmp_path / "bad")
+    (root / "docs/index.en.md").write_text(f"# Bad\n\n{page_text}\n", encoding="utf-8")
+    result = build(root)
+    assert result.returncode != 0
+    assert expected in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("option", "expected"),
+    [
+        ("jobs: 0", "expected an integer in [1, 64], got 0"),
+        ("notebook_timeout: 5", "expected an integer in [10, 3600], got 5"),
+        ("figures: maybe", "figures"),
+    ],
+)
+def test_bad_plugin_options_fail_with_the_accepted_range(tmp_path, option, expected):
+    root = make_site(tmp_path / "options", **{"mathjax: false": f"mathjax: false\n      {option}"})
+    result = build(root)
+    assert result.returncode != 0
+    assert expected in result.stderr
+
+
+def test_cache_inside_docs_is_refused(tmp_path):
+    root = make_site(tmp_path / "inside")
+    config = (root / "mkdocs.yml").read_text(encoding="utf-8")
+    (root / "mkdocs.yml").write_text(config.replace(f"cache_dir: {CACHE}", "cache_dir: docs/c"))
+    result = build(root)
+    assert result.returncode != 0
+    assert "must be outside docs/" in result.stderr
