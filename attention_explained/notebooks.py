@@ -51,6 +51,9 @@ def _execute(notebook, source: Path, timeout: int):
             kernel_name=notebook.metadata.get("kernelspec", {}).get("name", "python3"),
             allow_errors=False,
             resources={"metadata": {"path": workdir}},
+            # The kernel's own start-up chatter (e.g. the loopback TCP notice) is not the
+            # reader's concern; its errors still reach the terminal.
+            extra_arguments=["--IPKernelApp.log_level=ERROR"],
         )
         try:
             client.execute()
@@ -76,6 +79,9 @@ class NotebookRunner:
     """Executes stale notebooks in background threads (each runs a kernel subprocess)."""
 
     def __init__(self, sources: list[Path], cache_root: Path, *, timeout: int = 300, jobs: int = 2):
+        # Kernels inherit this: quiet TensorFlow's C++ banners even if a notebook imports
+        # keras before attention_explained. A value the user set wins.
+        os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
         self.cache_root = Path(cache_root) / "notebooks"
         self.timeout = timeout
         package_key = package_source_key()

@@ -1,0 +1,169 @@
+"""The built site, read as files: both languages, links, images, alt text, privacy, weight."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+from site_build import LANGS, parse, source_pages
+
+HANGUL = re.compile(r"[\uac00-\ud7a3]")
+PAGE_BUDGET = 150_000
+FIGURE_BUDGET = 120_000
+# Attributes through which a page *loads* something (an <a href> only links to it).
+LOADING = {
+    "script": "src",
+    "link": "href",
+    "img": "src",
+    "iframe": "src",
+    "source": "src",
+    "video": "src",
+    "audio": "src",
+    "embed": "src",
+    "object": "data",
+}
+
+
+def localized(page: str, lang: str) -> str:
+    return page if lang == "ko" else f"en/{page}"
+
+
+def test_every_page_exists_in_both_languages(built_site):
+    pages = source_pages()
+    assert len(pages) >= 10, pages
+    for page in pages:
+        for lang in LANGS:
+            assert (built_site.root / localized(page, lang) / "index.html").is_file(), (page, lang)
+
+
+def test_html_lang_matches_and_korean_pages_are_korean(built_site):
+    for page in built_site.pages():
+        lang = built_site.page_lang(page)
+        html = page.read_text(encoding="utf-8")
+        assert f'<html lang="{lang}"' in html, page
+        text = "".join(parse(page).text)
+        article = text  # nav is shared, so measure the share of Hangul in the whole text
+        hangul = len(HANGUL.findall(article))
+        if lang == "ko":
+            assert hangul > 200, f"{page}: a Korean page with little Korean"
+        else:
+            # the language switcher says "한국어"; nothing else on an English page is Korean
+            assert hangul <= 12, f"{page}: Korean text on an English page"
+
+
+def test_every_placeholder_was_expanded(built_site):
+    for page in built_site.pages():
+        html = page.read_text(encoding="utf-8")
+        assert "{{ae:" not in html and "{{ ae:" not in html, page
+
+
+def _targets(page: Path, root: Path):
+    for tag, attrs in parse(page).tags:
+        for attr in ("href", "src"):
+            url = attrs.get(attr)
+            if not url or (tag == "link" and attrs.get("rel") == "canonical"):
+                continue
+            parts = urlsplit(url)
+            if parts.scheme or parts.netloc or url.startswith(("mailto:", "data:", "javascript:")):
+                continue
+            yield tag, url, parts
+
+
+def test_internal_links_anchors_and_images_resolve(built_site):
+    root, problems, checked = built_site.root, [], 0
+    ids_cache: dict[Path, set[str]] = {}
+    for page in built_site.pages():
+        for tag, url, parts in _targets(page, root):
+            target = (page.parent / unquote(parts.path)).resolve() if parts.path else page
+            if target.is_dir():
+                target = target / "index.html"
+            if not target.exists():
+                problems.append(f"{page.relative_to(root)}: <{tag}> {url} is missing")
+                continue
+            if parts.fragment and tag == "a" and target.suffix == ".html":
+                fragment = unquote(parts.fragment)
+                if fragment in ("only-light", "only-dark", "__skip"):
+                    continue
+                ids = ids_cache.setdefault(target, parse(target).ids)
+                if fragment not in ids:
+                    problems.append(f"{page.relative_to(root)}: anchor {url} not found")
+            checked += 1
+    assert not problems, "\n".join(problems[:30])
+    assert checked > 500
+
+
+def test_every_image_has_alt_text_in_the_page_language(built_site):
+    figures = 0
+    for page in built_site.pages():
+        lang = built_site.page_lang(page)
+        for tag, attrs in parse(page).tags:
+            if tag != "img":
+                continue
+            alt = attrs.get("alt", "").strip()
+            assert alt, f"{page}: <img src={attrs.get('src')}> has no alt text"
+            if "figures/" in attrs.get("src", ""):
+                figures += 1
+                assert bool(HANGUL.search(alt)) == (lang == "ko"), (page, alt[:60])
+    assert figures >= 2 * 2 * 7, "every figure, in both themes and both languages"
+
+
+def test_nothing_is_loaded_from_another_host(built_site):
+    offenders = []
+    for page in built_site.root.rglob("*.html"):
+        for tag, attrs in parse(page).tags:
+            url = attrs.get(LOADING.get(tag, ""), "")
+            if tag == "link" and attrs.get("rel") in ("canonical", "alternate"):
+                continue
+            if urlsplit(url).netloc or url.startswith("//"):
+                offenders.append(f"{page.relative_to(built_site.root)}: <{tag}> {url}")
+    for sheet in built_site.root.rglob("*.css"):
+        css = sheet.read_text(encoding="utf-8", errors="replace")
+        for url in re.findall(r"(?:url\(|@import\s+)['\"]?((?:https?:)?//[^'\")\s]+)", css):
+            offenders.append(f"{sheet.relative_to(built_site.root)}: {url}")
+    assert not offenders, "\n".join(offenders[:30])
+
+
+def test_no_google_fonts_or_cdn_anywhere_in_html_and_css(built_site):
+    pattern = re.compile(
+        r"fonts\.googleapis|fonts\.gstatic|cdn\.jsdelivr|cdnjs\.cloudflare|unpkg\.com"
+    )
+    for path in [*built_site.root.rglob("*.html"), *built_site.root.rglob("*.css")]:
+        assert not pattern.search(path.read_text(encoding="utf-8", errors="replace")), path
+
+
+def test_page_and_figure_weight_budget(built_site, capsys):
+    pages = {p: p.stat().st_size for p in built_site.pages()}
+    figures = {p: p.stat().st_size for p in built_site.root.rglob("figures/*.svg")}
+    largest_page = max(pages, key=pages.get)
+    largest_figure = max(figures, key=figures.get)
+    with capsys.disabled():
+        print(
+            f"\nlargest page {largest_page.relative_to(built_site.root)}: {pages[largest_page]} B;"
+            f" largest figure {largest_figure.relative_to(built_site.root)}: "
+            f"{figures[largest_figure]} B"
+        )
+    assert pages[largest_page] <= PAGE_BUDGET
+    assert figures[largest_figure] <= FIGURE_BUDGET
+
+
+def test_notebook_pages_show_executed_output_and_no_traceback(built_site):
+    notebooks = [
+        p for p in built_site.pages() if "notebooks" in p.relative_to(built_site.root).parts
+    ]
+    assert len(notebooks) >= 4, "two notebooks in each language"
+    for page in notebooks:
+        html = page.read_text(encoding="utf-8")
+        assert html.count("jp-OutputArea-output") >= 2, f"{page}: no executed output"
+        assert "Traceback" not in html and "jp-OutputArea-error" not in html, page
+        downloads = list(page.parent.glob("*.ipynb"))
+        assert downloads, f"{page}: no .ipynb to download"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_math_is_left_for_the_local_mathjax(built_site, lang):
+    page = built_site.root / localized("scaled-dot-product/", lang) / "index.html"
+    html = page.read_text(encoding="utf-8")
+    assert 'class="arithmatex"' in html
+    assert re.search(r'<script src="[^"]*assets/mathjax/tex-chtml\.js"', html)
