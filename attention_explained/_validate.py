@@ -12,7 +12,9 @@ import numpy as np
 def positive_int(name: str, value: object, *, upper: int | None = None) -> int:
     """Return ``value`` as int, or raise naming ``name`` and the accepted range."""
     accepted = f"an integer in [1, {upper}]" if upper else "a positive integer"
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+    if isinstance(value, bool):  # True is an int to Python, never a size to us
+        raise TypeError(f"{name} must be {accepted}, got {value!r}")
+    if not isinstance(value, numbers.Integral):
         if isinstance(value, numbers.Real) and float(value).is_integer() and value >= 1:
             value = int(value)
         else:
@@ -58,3 +60,10 @@ def finite_array(name: str, array: np.ndarray) -> np.ndarray:
     if not np.all(np.isfinite(array)):
         raise ValueError(f"{name} contains NaN or inf; every entry must be finite")
     return array
+
+
+def sequence(name: str, value: object, items: str) -> list:
+    """A non-string iterable as a list, or a TypeError naming ``name``."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise TypeError(f"{name} must be an iterable of {items}, got {value!r}")
+    return list(value)

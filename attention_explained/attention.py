@@ -81,7 +81,8 @@ def scaled_dot_product_attention(
             f"and value {value.shape}"
         )
     factor = logit_factor(scale, d_k)
-    logits = tf.linalg.matmul(query, key, transpose_b=True) * tf.cast(factor, query.dtype)
+    # tf.constant in the query's dtype: tf.cast(0.37, float64) would go through float32.
+    logits = tf.linalg.matmul(query, key, transpose_b=True) * tf.constant(factor, query.dtype)
     if mask is None:
         weights = tf.nn.softmax(logits, axis=-1)
     else:

@@ -115,13 +115,19 @@ def saturation_sweep(
     ``[length, length]`` matrix: logit std after scaling, row entropy (nats), max weight,
     ‖J‖_F of the softmax Jacobian, and ‖∂L/∂z‖ for L = Σ p·g with a fixed Gaussian g.
     """
-    dims = [_validate.positive_int("dims[]", d) for d in dims]
-    seeds = [_validate.seed(s) for s in seeds]
+    dims = [
+        _validate.positive_int("dims[]", d)
+        for d in _validate.sequence("dims", dims, "positive integers")
+    ]
+    seeds = [_validate.seed(s) for s in _validate.sequence("seeds", seeds, "seeds (ints >= 0)")]
     if not dims:
         raise ValueError("dims must contain at least one positive integer")
     if not seeds:
         raise ValueError("seeds must contain at least one seed")
-    scales = [_validate.choice("scales[]", s, SWEEP_SCALES) for s in scales]
+    scales = [
+        _validate.choice("scales[]", s, SWEEP_SCALES)
+        for s in _validate.sequence("scales", scales, f"names from {SWEEP_SCALES}")
+    ]
     if not scales:
         raise ValueError(f"scales must name at least one of {SWEEP_SCALES}")
     length = _validate.positive_int("length", length)
