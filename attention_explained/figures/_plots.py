@@ -31,3 +31,18 @@ def sweep_panel(ax, data, metric: str, lang: str, pal, *, log_y: bool = False) -
         ax.set_yscale("log")
     ax.set_xlabel(text("common", "dim", lang))
     ax.grid(True, lw=0.5)
+
+
+def sweep_legend(fig, ax, lang: str, pal) -> None:
+    """One legend under both panels, titled with what the bands summarise."""
+    handles, labels = ax.get_legend_handles_labels()
+    legend = fig.legend(
+        handles,
+        labels,
+        loc="outside lower center",
+        ncol=len(labels),
+        frameon=False,
+        title=text("common", "seeds", lang, n=len(_data.SWEEP_SEEDS)),
+        title_fontsize=9,
+    )
+    legend.get_title().set_color(pal.muted)

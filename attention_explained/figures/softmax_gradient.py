@@ -3,7 +3,7 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 
 from attention_explained.figures import _data
-from attention_explained.figures._plots import sweep_panel
+from attention_explained.figures._plots import sweep_legend, sweep_panel
 from attention_explained.figures.registry import figure
 from attention_explained.figures.strings import text
 from attention_explained.figures.style import themed
@@ -23,15 +23,6 @@ def draw(data, lang: str, theme: str):
         left.set_ylabel(text(ID, "jacobian", lang))
         sweep_panel(right, data, "grad_norm", lang, pal, log_y=True)
         right.set_ylabel(text(ID, "grad", lang))
-        right.legend(loc="lower left")
+        sweep_legend(fig, right, lang, pal)
         fig.suptitle(text(ID, "title", lang), fontweight="bold")
-        fig.text(
-            0.995,
-            0.005,
-            text("common", "seeds", lang, n=len(_data.SWEEP_SEEDS)),
-            ha="right",
-            va="bottom",
-            fontsize=8.5,
-            color=pal.muted,
-        )
     return fig

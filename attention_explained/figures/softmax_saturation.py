@@ -5,7 +5,7 @@ import math
 import matplotlib.pyplot as plt
 
 from attention_explained.figures import _data
-from attention_explained.figures._plots import sweep_panel
+from attention_explained.figures._plots import sweep_legend, sweep_panel
 from attention_explained.figures.registry import figure
 from attention_explained.figures.strings import text
 from attention_explained.figures.style import themed
@@ -44,15 +44,6 @@ def draw(data, lang: str, theme: str):
         )
         right.set_ylim(0, 1.04)
         right.set_ylabel(text(ID, "max_weight", lang))
-        right.legend(loc="center right")
+        sweep_legend(fig, right, lang, pal)
         fig.suptitle(text(ID, "title", lang, n=n), fontweight="bold")
-        fig.text(
-            0.995,
-            0.005,
-            text("common", "seeds", lang, n=len(_data.SWEEP_SEEDS)),
-            ha="right",
-            va="bottom",
-            fontsize=8.5,
-            color=pal.muted,
-        )
     return fig

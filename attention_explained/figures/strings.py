@@ -82,7 +82,10 @@ STRINGS: dict[str, dict[str, dict[str, str]]] = {
             "Jacobian (left) and the norm of the gradient with respect to the logits (right). "
             "Without scaling both collapse towards 0 as d grows; with scaling they stay flat.",
         },
-        "jacobian": {"ko": "‖J‖_F, J = diag(p) − ppᵀ", "en": "‖J‖_F, J = diag(p) − ppᵀ"},
+        "jacobian": {
+            "ko": "야코비안 노름 ‖J‖ (프로베니우스)",
+            "en": "Jacobian norm ‖J‖ (Frobenius)",
+        },
         "grad": {"ko": "‖∂L/∂z‖ (GradientTape로 측정)", "en": "‖∂L/∂z‖ (measured, GradientTape)"},
         "title": {
             "ko": "포화된 소프트맥스는 기울기를 거의 넘기지 않는다",
@@ -165,7 +168,11 @@ STRINGS: dict[str, dict[str, dict[str, str]]] = {
 
 
 def text(figure_id: str, key: str, lang: str, **fields) -> str:
-    """The string ``key`` of ``figure_id`` (or of "common") in ``lang``, formatted."""
+    """The string ``key`` of ``figure_id`` (or of "common") in ``lang``, formatted.
+
+    Plain text only: matplotlib's mathtext cannot fall back to a Hangul font, so a label
+    that mixes $…$ with Korean would lose its Hangul.
+    """
     entry = STRINGS.get(figure_id, {}).get(key) or STRINGS["common"][key]
     return entry[lang].format(**fields) if fields else entry[lang]
 

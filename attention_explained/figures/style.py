@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import logging
 import re
 import warnings
 from contextlib import contextmanager
@@ -32,8 +33,9 @@ def _register_hangul_font() -> None:
     spec = find_spec("koreanize_matplotlib")  # locates the wheel without executing it
     if spec is None or not spec.submodule_search_locations:
         raise RuntimeError("koreanize-matplotlib is not installed; it provides NanumGothic")
-    path = Path(spec.submodule_search_locations[0]) / "fonts" / "NanumGothic.ttf"
-    font_manager.fontManager.addfont(str(path))
+    fonts = Path(spec.submodule_search_locations[0]) / "fonts"
+    for name in ("NanumGothic.ttf", "NanumGothicBold.ttf"):  # bold titles need the bold face
+        font_manager.fontManager.addfont(str(fonts / name))
 
 
 _register_hangul_font()
@@ -120,15 +122,33 @@ class MissingGlyphError(RuntimeError):
     """A label used a character that no registered font can draw."""
 
 
+class _GlyphLog(logging.Handler):
+    """Collects mathtext's missing-glyph reports, which are log records, not warnings."""
+
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if "glyph" in record.getMessage():
+            self.messages.append(record.getMessage())
+
+
 def to_bytes(fig, fmt: str) -> bytes:
     """Serialise ``fig`` reproducibly: no date in SVG, no software string in PNG."""
     metadata = {"Date": None, "Creator": None} if fmt == "svg" else {"Software": None}
     buffer = io.BytesIO()
+    mathtext_log = _GlyphLog()
+    logging.getLogger("matplotlib.mathtext").addHandler(mathtext_log)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        fig.savefig(buffer, format=fmt, metadata=metadata, bbox_inches="tight", pad_inches=0.08)
+        # Every figure uses layout="constrained", so bbox_inches="tight" (a second full draw)
+        # would only repeat work.
+        fig.savefig(buffer, format=fmt, metadata=metadata)
     plt.close(fig)
+    logging.getLogger("matplotlib.mathtext").removeHandler(mathtext_log)
     missing = [str(w.message) for w in caught if "missing from font" in str(w.message)]
+    missing += mathtext_log.messages  # "Font 'default' does not have a glyph for ..."
     if missing:
         raise MissingGlyphError("; ".join(sorted(set(missing))))
     payload = buffer.getvalue()

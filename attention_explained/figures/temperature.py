@@ -24,7 +24,7 @@ def one_row() -> dict:
     root = math.sqrt(D_K)
     temps = [
         (1.0, "1"),
-        (root / 4, "√d_k / 4 = 2"),
+        (root / 4, f"√d_k / 4 = {root / 4:g}"),
         (root, f"√d_k = {root:g}"),
         (3 * root, f"3√d_k = {3 * root:g}"),
     ]
@@ -56,7 +56,8 @@ def draw(data, lang: str, theme: str):
             ax.set_title(title, fontsize=10.5)
             ax.set_xticks([1, best + 1, len(row)])
             ax.set_xlabel(text(ID, "key", lang))
-            ax.set_ylim(0, 1.0)
+            ax.set_ylim(0, 1.15)
+            ax.set_yticks([0, 0.25, 0.5, 0.75, 1.0])
             ax.annotate(
                 text(ID, "argmax", lang),
                 xy=(best + 1, row[best]),
