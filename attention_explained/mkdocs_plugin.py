@@ -221,6 +221,7 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
         html = NOTEBOOK_COMMENT.sub(
             "", NOTEBOOK_SCRIPT.sub(keep_inline, NOTEBOOK_STYLE.sub("", html))
         )
+        html = _align_heading_ids(html, page)
         css = self._shared_asset("css", "\n".join(styles))
         js = self._shared_asset("js", "\n;\n".join(scripts))
         here = posixpath.dirname(page.url.rstrip("/")) if not page.url.endswith("/") else page.url
@@ -275,6 +276,40 @@ def _languages(config: MkDocsConfig) -> tuple[str, str]:
         lang = config.theme.get("language") or "en"
         return lang, lang
     return i18n.current_language, i18n.default_language
+
+
+NOTEBOOK_HEADING = re.compile(r'<h([1-6]) id="([^"]*)"')
+
+
+def _align_heading_ids(html: str, page) -> str:
+    """Give notebook headings the ids that the page's table of contents links to.
+
+    mkdocs-jupyter builds the TOC with Markdown's slugs (Korean headings become "_1"…),
+    while nbconvert writes its own ids, so the TOC's links would point nowhere.
+    """
+    wanted = []
+
+    def walk(items):
+        for item in items:
+            wanted.append(item.id)
+            walk(item.children)
+
+    walk(page.toc)
+    found = NOTEBOOK_HEADING.findall(html)
+    if len(found) != len(wanted):
+        log.warning(
+            "attention-explained: %s has %d headings but %d TOC entries",
+            page.file.src_uri,
+            len(found),
+            len(wanted),
+        )
+        return html
+    for (level, old), new in zip(found, wanted, strict=True):
+        html = html.replace(f'<h{level} id="{old}"', f'<h{level} id="{new}"', 1)
+        html = html.replace(
+            f'class="anchor-link" href="#{old}"', f'class="anchor-link" href="#{new}"', 1
+        )
+    return html
 
 
 def _mathjax_files() -> list[tuple[str, Path]]:

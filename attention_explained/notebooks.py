@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import os
+import shutil
 import tempfile
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -126,4 +127,10 @@ class NotebookRunner:
         return path
 
     def close(self) -> None:
+        """Stop waiting work and drop cached notebooks that no current source maps to."""
         self._pool.shutdown(wait=False, cancel_futures=True)
+        current = {self.output_path(source).parent for source in self.notebooks}
+        if self.cache_root.is_dir():
+            for folder in self.cache_root.iterdir():
+                if folder.is_dir() and folder not in current:
+                    shutil.rmtree(folder, ignore_errors=True)

@@ -83,10 +83,10 @@ STRINGS: dict[str, dict[str, dict[str, str]]] = {
             "Without scaling both collapse towards 0 as d grows; with scaling they stay flat.",
         },
         "jacobian": {
-            "ko": "야코비안 노름 ‖J‖ (프로베니우스)",
-            "en": "Jacobian norm ‖J‖ (Frobenius)",
+            "ko": "‖J‖ (프로베니우스 노름)",
+            "en": "‖J‖ (Frobenius norm)",
         },
-        "grad": {"ko": "‖∂L/∂z‖ (GradientTape로 측정)", "en": "‖∂L/∂z‖ (measured, GradientTape)"},
+        "grad": {"ko": "‖∂L/∂z‖ (측정값)", "en": "‖∂L/∂z‖ (measured)"},
         "title": {
             "ko": "포화된 소프트맥스는 기울기를 거의 넘기지 않는다",
             "en": "A saturated softmax passes almost no gradient",
