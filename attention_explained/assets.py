@@ -32,7 +32,7 @@ FIGURE_SHARED_FILES = (
     "figures/_data.py",
     "figures/_plots.py",
 )
-NUMBER_FILES = ("quantities.py", "equivalence.py", "figures/_data.py")
+DATA_FILES = ("quantities.py", "equivalence.py", "explorer.py", "figures/_data.py")
 VERSIONED = ("tensorflow-cpu", "tensorflow", "keras", "numpy", "matplotlib", "koreanize-matplotlib")
 
 
@@ -76,8 +76,9 @@ def figure_key(figure_id: str) -> str:
     )
 
 
-def numbers_key() -> str:
-    return _hash(*_files((*NUMBER_FILES, *CORE_FILES)), versions())
+def data_key() -> str:
+    """The prose's numbers and the explorer's reference values, made together."""
+    return _hash(*_files((*DATA_FILES, *CORE_FILES)), versions())
 
 
 def package_source_key() -> str:
@@ -90,14 +91,16 @@ def package_source_key() -> str:
 
 
 class AssetCache:
-    """``<root>/figures/<id>-<key>/<id>.<lang>.<theme>.svg`` and ``<root>/numbers/<key>.json``."""
+    """``<root>/figures/<id>-<key>/<id>.<lang>.<theme>.svg`` and ``<root>/data/<key>/*.json``."""
 
     def __init__(self, root: Path):
         self.root = Path(root)
         self.figure_root = self.root / "figures"
-        self.number_root = self.root / "numbers"
+        self.data_root = self.root / "data"
         self.keys = {figure_id: figure_key(figure_id) for figure_id in FIGURE_IDS}
-        self.numbers_path = self.number_root / f"{numbers_key()}.json"
+        self.data_dir = self.data_root / data_key()
+        self.numbers_path = self.data_dir / "numbers.json"
+        self.explorer_path = self.data_dir / "explorer-reference.json"
 
     def figure_dir(self, figure_id: str) -> Path:
         return self.figure_root / f"{figure_id}-{self.keys[figure_id]}"
@@ -108,14 +111,14 @@ class AssetCache:
     def stale_figures(self) -> list[str]:
         return [i for i in FIGURE_IDS if not self.figure_dir(i).is_dir()]
 
-    def numbers_stale(self) -> bool:
-        return not self.numbers_path.is_file()
+    def data_stale(self) -> bool:
+        return not self.data_dir.is_dir()
 
-    def start(self, figures: list[str], numbers: bool) -> Worker | None:
+    def start(self, figures: list[str], data: bool) -> Worker | None:
         """Start one worker for whatever is stale; ``None`` when everything is cached."""
-        if not figures and not numbers:
+        if not figures and not data:
             return None
-        return Worker(self, figures, numbers)
+        return Worker(self, figures, data)
 
     def load_numbers(self) -> dict[str, str]:
         return json.loads(self.numbers_path.read_text(encoding="utf-8"))
@@ -124,13 +127,13 @@ class AssetCache:
 class Worker:
     """A subprocess that renders into a scratch folder; ``wait()`` moves results into place."""
 
-    def __init__(self, cache: AssetCache, figures: list[str], numbers: bool):
-        self.cache, self.figures, self.numbers = cache, figures, numbers
+    def __init__(self, cache: AssetCache, figures: list[str], data: bool):
+        self.cache, self.figures, self.data = cache, figures, data
         cache.root.mkdir(parents=True, exist_ok=True)
         self.scratch = Path(tempfile.mkdtemp(prefix="worker-", dir=cache.root))
         command = [sys.executable, "-m", "attention_explained.worker", "--out", str(self.scratch)]
-        if numbers:
-            command.append("--numbers")
+        if data:
+            command.append("--data")
         if figures:
             command += ["--figures", *figures]
         env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": os.environ.get("TF_CPP_MIN_LOG_LEVEL", "2")}
@@ -150,21 +153,31 @@ class Worker:
         return self._result
 
     def _install(self) -> None:
-        if self.numbers:
-            self.cache.number_root.mkdir(parents=True, exist_ok=True)
-            os.replace(self.scratch / "numbers.json", self.cache.numbers_path)
+        if self.data:
+            self.cache.data_root.mkdir(parents=True, exist_ok=True)
+            _install_dir(self.scratch / "data", self.cache.data_dir)
+            _prune(self.cache.data_root, "", self.cache.data_dir)
         for figure_id in self.figures:
             target = self.cache.figure_dir(figure_id)
-            staged = self.scratch / "figures" / figure_id
             self.cache.figure_root.mkdir(parents=True, exist_ok=True)
-            try:
-                os.replace(staged, target)  # atomic: a folder is either whole or absent
-            except OSError:
-                if not target.is_dir():  # another build won the race with the same content
-                    raise
-            for old in self.cache.figure_root.glob(f"{figure_id}-*"):
-                if old != target and _is_key(old.name[len(figure_id) + 1 :]):
-                    shutil.rmtree(old, ignore_errors=True)  # superseded version of this figure
+            _install_dir(self.scratch / "figures" / figure_id, target)
+            _prune(self.cache.figure_root, f"{figure_id}-", target)
+
+
+def _install_dir(staged: Path, target: Path) -> None:
+    """Move a finished folder into place atomically: it is either whole or absent."""
+    try:
+        os.replace(staged, target)
+    except OSError:
+        if not target.is_dir():  # another build won the race with the same content
+            raise
+
+
+def _prune(root: Path, prefix: str, keep: Path) -> None:
+    """Remove superseded versions ``<prefix><key>`` next to ``keep``."""
+    for old in root.glob(f"{prefix}*"):
+        if old != keep and _is_key(old.name[len(prefix) :]):
+            shutil.rmtree(old, ignore_errors=True)
 
 
 def _is_key(text: str) -> bool:

@@ -81,7 +81,7 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
         self.cache = AssetCache(cache_dir)
         stale = self.cache.stale_figures() if self.config.figures else []
         self.rendered = stale
-        self.worker = self.cache.start(stale, self.cache.numbers_stale())
+        self.worker = self.cache.start(stale, self.cache.data_stale())
         self._numbers: dict[str, str] | None = None
         self._worker_checked = False
         sources = sorted(
@@ -113,26 +113,28 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
     def on_files(self, files: Files, config: MkDocsConfig):
         lang, default = _languages(config)
         prefix = "" if lang == default else f"{lang}/"
+
+        def add(name: str, path: Path) -> None:
+            """Serve ``path`` at ``<prefix><name>``; the src_uri carries the language so that
+            i18n's lookup of ``figures/<id>.svg`` from a page finds this language's file."""
+            stem, dot, ext = name.rpartition(".")
+            file = File.generated(config, f"{stem}.{lang}{dot}{ext}", abs_src_path=str(path))
+            file.dest_uri = f"{prefix}{name}"
+            file.url = file.dest_uri
+            file.abs_dest_path = str(Path(config.site_dir) / file.dest_uri)
+            files.append(file)
+
         if self.config.figures:
+            figure_lang = lang if lang in LANGS else "en"
             for figure_id in FIGURE_IDS:
                 for theme, suffix in (("light", ""), ("dark", ".dark")):
-                    path = self.cache.figure_path(figure_id, lang if lang in LANGS else "en", theme)
-                    # src_uri carries the language suffix so that i18n's lookup of
-                    # "figures/<id>.svg" from a page finds this language's variant.
-                    file = File.generated(
-                        config, f"figures/{figure_id}{suffix}.{lang}.svg", abs_src_path=str(path)
-                    )
-                    file.dest_uri = f"{prefix}figures/{figure_id}{suffix}.svg"
-                    file.url = file.dest_uri
-                    file.abs_dest_path = str(Path(config.site_dir) / file.dest_uri)
-                    files.append(file)
+                    path = self.cache.figure_path(figure_id, figure_lang, theme)
+                    add(f"figures/{figure_id}{suffix}.svg", path)
+        # The explorer page checks its JavaScript against these values from the package.
+        add("assets/explorer/reference.json", self.cache.explorer_path)
         if self.config.mathjax:
             for rel, path in _mathjax_files():
-                file = File.generated(config, f"assets/mathjax/{rel}", abs_src_path=str(path))
-                file.dest_uri = f"{prefix}assets/mathjax/{rel}"
-                file.url = file.dest_uri
-                file.abs_dest_path = str(Path(config.site_dir) / file.dest_uri)
-                files.append(file)
+                add(f"assets/mathjax/{rel}", path)
         if self.runner is not None:
             for file in files.documentation_pages():
                 source = Path(file.abs_src_path or "")

@@ -12,16 +12,21 @@ from pathlib import Path
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m attention_explained.worker")
     parser.add_argument("--out", type=Path, required=True)
-    parser.add_argument("--numbers", action="store_true")
+    parser.add_argument("--data", action="store_true", help="prose numbers + explorer reference")
     parser.add_argument("--figures", nargs="*", default=[])
     args = parser.parse_args(argv)
     start = time.perf_counter()
     try:
-        if args.numbers:
+        if args.data:
+            from attention_explained.explorer import reference_cases
             from attention_explained.quantities import compute
 
+            data = args.out / "data"
+            data.mkdir(parents=True)
             payload = json.dumps(compute(), ensure_ascii=False, indent=1)
-            (args.out / "numbers.json").write_text(payload, encoding="utf-8")
+            (data / "numbers.json").write_text(payload, encoding="utf-8")
+            reference = json.dumps(reference_cases(), indent=1)
+            (data / "explorer-reference.json").write_text(reference, encoding="utf-8")
         if args.figures:
             from attention_explained.figures.render import render
 
