@@ -23,7 +23,15 @@ from attention_explained.figures.registry import FIGURE_IDS, module_name
 from attention_explained.figures.render import variant_name
 
 PACKAGE_DIR = Path(__file__).resolve().parent
-CORE_FILES = ("__init__.py", "_tf.py", "_validate.py", "tensors.py", "attention.py", "stats.py")
+CORE_FILES = (
+    "__init__.py",
+    "_tf.py",
+    "_validate.py",
+    "tensors.py",
+    "attention.py",
+    "stats.py",
+    "training.py",
+)
 FIGURE_SHARED_FILES = (
     "figures/__init__.py",
     "figures/registry.py",

@@ -1,0 +1,1 @@
+"""Training comparison of attention scalings (filled in by the training experiment work)."""

@@ -1,0 +1,1 @@
+// explorer: filled in by the explorer work
