@@ -56,6 +56,13 @@ def test_languages_and_themes_really_differ(rendered, figure_id):
     assert read("ko", "light") != read("ko", "dark"), "dark variant must change colours"
 
 
+@pytest.mark.parametrize("figure_id", FIGURE_IDS)
+def test_recoloured_dark_variant_equals_drawing_it_directly(rendered, figure_id):
+    """The renderer draws light and recolours it; that must be exactly the dark drawing."""
+    direct = to_bytes(draw(figure_id, "ko", "dark"), "svg")
+    assert (rendered / variant_name(figure_id, "ko", "dark")).read_bytes() == direct
+
+
 def test_a_fresh_process_renders_identical_bytes(rendered, tmp_path):
     """Two builds give byte-identical figures: re-render everything through the CLI."""
     result = subprocess.run(

@@ -51,7 +51,7 @@ def render(
     progress: Callable[[int, int, str], None] | None = None,
 ) -> list[Path]:
     """Write ``<id>.<lang>.<theme>.<fmt>`` for every requested variant; return the paths."""
-    from attention_explained.figures.style import to_bytes
+    from attention_explained.figures.style import recolour_svg, to_bytes
 
     ids, langs, themes = check_ids(ids), list(langs), list(themes)
     written = []
@@ -64,9 +64,15 @@ def render(
         except Exception as exc:
             raise FigureError(f"figure {figure_id!r}: computing its data failed: {exc!r}") from exc
         for lang in langs:
+            drawn: dict[str, bytes] = {}
             for theme in themes:
                 try:
-                    payload = to_bytes(spec.draw(data, lang, theme), spec.fmt)
+                    if spec.fmt == "svg" and drawn:  # same drawing, other palette
+                        source, svg = next(iter(drawn.items()))
+                        payload = recolour_svg(svg, source, theme)
+                    else:
+                        payload = to_bytes(spec.draw(data, lang, theme), spec.fmt)
+                        drawn[theme] = payload
                 except Exception as exc:
                     raise FigureError(
                         f"figure {figure_id!r} (lang={lang}, theme={theme}) failed: {exc!r}"
