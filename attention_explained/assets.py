@@ -89,9 +89,25 @@ def data_key() -> str:
     return _hash(*_files((*DATA_FILES, *CORE_FILES)), versions())
 
 
-def package_source_key() -> str:
-    """Every .py file of the package: what a notebook that imports it depends on."""
-    sources = sorted(PACKAGE_DIR.rglob("*.py"))
+BUILD_TOOLING = (
+    "__main__.py",
+    "assets.py",
+    "cli.py",
+    "mkdocs_plugin.py",
+    "notebooks.py",
+    "worker.py",
+)
+
+
+def package_source_key(*, include_figures: bool) -> str:
+    """The package code a notebook can import: all of it but the build tooling, and the
+    figure layer only if the notebook uses it."""
+    sources = sorted(
+        p
+        for p in PACKAGE_DIR.rglob("*.py")
+        if p.relative_to(PACKAGE_DIR).as_posix() not in BUILD_TOOLING
+        and (include_figures or p.relative_to(PACKAGE_DIR).parts[0] != "figures")
+    )
     return _hash(
         *(p.relative_to(PACKAGE_DIR).as_posix().encode() + p.read_bytes() for p in sources),
         versions(),

@@ -91,9 +91,7 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
         if sources:
             from attention_explained.notebooks import NotebookRunner
 
-            self.runner = NotebookRunner(
-                sources, cache_dir, timeout=self.config.notebook_timeout, jobs=self.config.jobs
-            )
+            self.runner = NotebookRunner(sources, cache_dir, timeout=self.config.notebook_timeout)
             self.runner.start()
         self._docs_dir = docs_dir
         return config

@@ -12,7 +12,7 @@ import os
 import shutil
 import tempfile
 import threading
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from pathlib import Path
 
 from attention_explained.assets import _hash, package_source_key
@@ -28,10 +28,12 @@ def _read(path: Path):
     return jupytext.read(path)
 
 
-def code_key(notebook, package_key: str) -> str:
+def code_key(notebook) -> str:
+    """Changes with the code cells, the kernel, and the package code they can reach."""
     code = [cell.source for cell in notebook.cells if cell.cell_type == "code"]
     kernel = notebook.metadata.get("kernelspec", {}).get("name", "python3")
-    return _hash(kernel, package_key, *code)
+    uses_figures = any("attention_explained.figures" in c for c in code)
+    return _hash(kernel, package_source_key(include_figures=uses_figures), *code)
 
 
 def stem(path: Path) -> str:
@@ -41,20 +43,39 @@ def stem(path: Path) -> str:
     return head if head and len(suffix) == 2 else name
 
 
-def _execute(notebook, source: Path, timeout: int):
-    from nbclient import NotebookClient
-    from nbclient.exceptions import CellExecutionError
+class _KernelSession:
+    """One kernel for every notebook of a build: TensorFlow is imported once, not per notebook.
 
-    with tempfile.TemporaryDirectory(prefix="nb-") as workdir:
+    Each notebook starts with ``%reset -f``, so no variable leaks from one to the next;
+    imported modules stay loaded, which is the point.
+    """
+
+    def __init__(self, kernel_name: str, timeout: int):
+        from jupyter_client.manager import KernelManager
+
+        self.timeout, self.kernel_name = timeout, kernel_name
+        self.workdir = tempfile.TemporaryDirectory(prefix="nb-")
+        self.km = KernelManager(kernel_name=kernel_name)
+        # The kernel's own start-up chatter (e.g. the loopback TCP notice) is not the
+        # reader's concern; its errors still reach the terminal.
+        self.km.start_kernel(
+            cwd=self.workdir.name, extra_arguments=["--IPKernelApp.log_level=ERROR"]
+        )
+
+    def execute(self, notebook, source: Path):
+        import nbformat
+        from nbclient import NotebookClient
+        from nbclient.exceptions import CellExecutionError
+
+        notebook = copy.deepcopy(notebook)
+        notebook.cells.insert(0, nbformat.v4.new_code_cell("%reset -f"))
         client = NotebookClient(
             notebook,
-            timeout=timeout,
-            kernel_name=notebook.metadata.get("kernelspec", {}).get("name", "python3"),
+            km=self.km,
+            timeout=self.timeout,
+            kernel_name=self.kernel_name,
             allow_errors=False,
-            resources={"metadata": {"path": workdir}},
-            # The kernel's own start-up chatter (e.g. the loopback TCP notice) is not the
-            # reader's concern; its errors still reach the terminal.
-            extra_arguments=["--IPKernelApp.log_level=ERROR"],
+            resources={"metadata": {"path": self.workdir.name}},
         )
         try:
             client.execute()
@@ -62,7 +83,20 @@ def _execute(notebook, source: Path, timeout: int):
             raise NotebookError(f"notebook {source} failed:\n{exc}") from exc
         except Exception as exc:
             raise NotebookError(f"notebook {source} could not be executed: {exc!r}") from exc
-    return notebook
+        finally:
+            if client.kc is not None:
+                client.kc.stop_channels()
+        notebook.cells.pop(0)
+        for number, cell in enumerate((c for c in notebook.cells if c.cell_type == "code"), 1):
+            cell.execution_count = number  # as if it had run alone
+            for output in cell.get("outputs", []):
+                if "execution_count" in output:
+                    output["execution_count"] = number
+        return notebook
+
+    def close(self) -> None:
+        self.km.shutdown_kernel(now=True)
+        self.workdir.cleanup()
 
 
 def _merge_outputs(target, executed):
@@ -77,20 +111,19 @@ def _merge_outputs(target, executed):
 
 
 class NotebookRunner:
-    """Executes stale notebooks in background threads (each runs a kernel subprocess)."""
+    """Executes stale notebooks in one background kernel while the build goes on."""
 
-    def __init__(self, sources: list[Path], cache_root: Path, *, timeout: int = 300, jobs: int = 2):
+    def __init__(self, sources: list[Path], cache_root: Path, *, timeout: int = 300):
         # Kernels inherit this: quiet TensorFlow's C++ banners even if a notebook imports
         # keras before attention_explained. A value the user set wins.
         os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
         self.cache_root = Path(cache_root) / "notebooks"
         self.timeout = timeout
-        package_key = package_source_key()
         self.notebooks = {src: _read(src) for src in sources}
-        self.keys = {src: code_key(nb, package_key) for src, nb in self.notebooks.items()}
-        self._pool = ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="notebook")
+        self.keys = {src: code_key(nb) for src, nb in self.notebooks.items()}
         self._runs: dict[str, Future] = {}
-        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
         self.executed: list[Path] = []
 
     def output_path(self, source: Path) -> Path:
@@ -99,15 +132,46 @@ class NotebookRunner:
         return self.cache_root / lang_key / f"{stem(source)}.ipynb"
 
     def start(self) -> None:
+        if self._thread is not None:
+            return
+        todo = {}
         for source in self.notebooks:
-            if self.output_path(source).is_file():
-                continue
             key = self.keys[source]
-            with self._lock:
-                if key not in self._runs:  # the other language with the same code shares it
-                    nb = copy.deepcopy(self.notebooks[source])
-                    self._runs[key] = self._pool.submit(_execute, nb, source, self.timeout)
-                    self.executed.append(source)
+            if not self.output_path(source).is_file() and key not in self._runs:
+                self._runs[key] = Future()  # the other language with the same code shares it
+                todo[key] = source
+                self.executed.append(source)
+        if todo:
+            self._thread = threading.Thread(
+                target=self._run, args=(todo,), name="notebooks", daemon=True
+            )
+            self._thread.start()
+
+    def _run(self, todo: dict[str, Path]) -> None:
+        session = None
+        try:
+            names = {
+                nb.metadata.get("kernelspec", {}).get("name", "python3")
+                for nb in self.notebooks.values()
+            }
+            session = _KernelSession(names.pop() if len(names) == 1 else "python3", self.timeout)
+            for key, source in todo.items():
+                if self._stop.is_set():
+                    self._runs[key].cancel()
+                    continue
+                try:
+                    self._runs[key].set_result(session.execute(self.notebooks[source], source))
+                except Exception as exc:
+                    self._runs[key].set_exception(exc)
+        except Exception as exc:  # the kernel did not start: every waiting notebook fails
+            for key in todo:
+                if not self._runs[key].done():
+                    self._runs[key].set_exception(
+                        NotebookError(f"could not start a kernel for the notebooks: {exc!r}")
+                    )
+        finally:
+            if session is not None:
+                session.close()
 
     def wait(self, source: Path) -> Path:
         """Block until ``source``'s executed notebook is on disk; NotebookError if it failed."""
@@ -127,8 +191,8 @@ class NotebookRunner:
         return path
 
     def close(self) -> None:
-        """Stop waiting work and drop cached notebooks that no current source maps to."""
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        """Stop pending work and drop cached notebooks that no current source maps to."""
+        self._stop.set()
         current = {self.output_path(source).parent for source in self.notebooks}
         if self.cache_root.is_dir():
             for folder in self.cache_root.iterdir():

@@ -1,0 +1,125 @@
+"""Notebook execution: shared between languages, cached, isolated, and loud when a cell fails."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import jupytext
+import nbformat
+import pytest
+
+from attention_explained.notebooks import NotebookError, NotebookRunner, code_key, stem
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+FRONT = """---
+jupyter:
+  jupytext:
+    text_representation:
+      extension: .md
+      format_name: markdown
+      format_version: '1.3'
+  kernelspec:
+    display_name: Python 3
+    language: python
+    name: python3
+---
+"""
+
+
+def notebook(folder: Path, name: str, title: str, *cells: str) -> Path:
+    body = "".join(f"\n```python\n{cell}\n```\n" for cell in cells)
+    path = folder / name
+    path.write_text(f"{FRONT}\n# {title}\n{body}", encoding="utf-8")
+    return path
+
+
+def test_stem_drops_the_language_suffix():
+    assert stem(Path("heatmaps.en.md")) == "heatmaps"
+    assert stem(Path("heatmaps.md")) == "heatmaps"
+    assert stem(Path("sweep-and-keras.ko.md")) == "sweep-and-keras"
+
+
+@pytest.mark.parametrize("name", ["heatmaps", "sweep-and-keras"])
+def test_site_notebooks_share_their_code_between_languages(name):
+    ko = jupytext.read(DOCS / "notebooks" / f"{name}.md")
+    en = jupytext.read(DOCS / "notebooks" / f"{name}.en.md")
+    assert code_key(ko) == code_key(en), "code cells must be identical so one run serves both"
+    markdown = lambda nb: [c.source for c in nb.cells if c.cell_type == "markdown"]  # noqa: E731
+    assert markdown(ko) != markdown(en)
+
+
+def test_code_key_follows_code_not_prose(tmp_path):
+    a = jupytext.read(notebook(tmp_path, "a.md", "A", "x = 1"))
+    b = jupytext.read(notebook(tmp_path, "b.md", "B, other prose", "x = 1"))
+    c = jupytext.read(notebook(tmp_path, "c.md", "A", "x = 2"))
+    assert code_key(a) == code_key(b) != code_key(c)
+
+
+def test_languages_share_one_execution_and_keep_their_own_prose(tmp_path):
+    ko = notebook(tmp_path, "demo.md", "데모", "print(6 * 7)")
+    en = notebook(tmp_path, "demo.en.md", "Demo", "print(6 * 7)")
+    runner = NotebookRunner([ko, en], tmp_path / "cache", timeout=60)
+    runner.start()
+    assert len(runner.executed) == 1
+    for source, title in ((ko, "데모"), (en, "Demo")):
+        done = nbformat.read(runner.wait(source), as_version=4)
+        code = [c for c in done.cells if c.cell_type == "code"]
+        assert code[0].outputs[0]["text"] == "42\n" and code[0].execution_count == 1
+        assert done.cells[0].source == f"# {title}"
+        nbformat.validate(done)
+    runner.close()
+    again = NotebookRunner([ko, en], tmp_path / "cache", timeout=60)
+    again.start()
+    assert again.executed == [], "a second build must take both from the cache"
+
+
+def test_notebooks_in_one_kernel_do_not_see_each_others_variables(tmp_path):
+    first = notebook(tmp_path, "first.md", "First", "leak = 1")
+    second = notebook(tmp_path, "second.md", "Second", "assert 'leak' not in globals()")
+    runner = NotebookRunner([first, second], tmp_path / "cache", timeout=60)
+    runner.start()
+    runner.wait(first)
+    runner.wait(second)  # raises if the variable leaked
+    runner.close()
+
+
+def test_a_failing_cell_raises_with_the_notebook_and_the_error(tmp_path):
+    broken = notebook(tmp_path, "broken.md", "Broken", "x = 1", "1 / 0")
+    runner = NotebookRunner([broken], tmp_path / "cache", timeout=60)
+    runner.start()
+    with pytest.raises(NotebookError, match=r"broken\.md(.|\n)*ZeroDivisionError"):
+        runner.wait(broken)
+    runner.close()
+    assert not list((tmp_path / "cache").rglob("*.ipynb")), "a failed run must not be cached"
+
+
+def test_a_failing_notebook_fails_the_site_build(tmp_path):
+    from test_mkdocs_plugin import build, make_site
+
+    root = make_site(tmp_path / "site", **{"notebooks: []": "notebooks: [notebooks/*.md]"})
+    config = (root / "mkdocs.yml").read_text(encoding="utf-8")
+    config = config.replace(
+        "nav:\n  - index.md",
+        "  - mkdocs-jupyter:\n      execute: false\n      allow_errors: false\n"
+        "nav:\n  - index.md\n  - notebooks/bad.md",
+    )
+    (root / "mkdocs.yml").write_text(config, encoding="utf-8")
+    (root / "docs/notebooks").mkdir()
+    notebook(root / "docs/notebooks", "bad.md", "나쁜 노트북", "raise RuntimeError('cell blew up')")
+    notebook(
+        root / "docs/notebooks", "bad.en.md", "Bad notebook", "raise RuntimeError('cell blew up')"
+    )
+    result = build(root)
+    assert result.returncode != 0
+    assert "bad" in result.stderr and "cell blew up" in result.stderr
+
+
+def test_executed_notebook_has_no_dependency_on_cwd(tmp_path):
+    """Kernels run in a scratch folder: a notebook writing files leaves docs/ untouched."""
+    writer = notebook(tmp_path, "writer.md", "W", "open('out.txt', 'w').write('x')")
+    runner = NotebookRunner([writer], tmp_path / "cache", timeout=60)
+    runner.start()
+    runner.wait(writer)
+    runner.close()
+    assert not (tmp_path / "out.txt").exists()
+    assert not (Path.cwd() / "out.txt").exists()
