@@ -15,6 +15,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 from functools import cache
 from importlib import metadata
 from pathlib import Path
@@ -138,24 +140,37 @@ class AssetCache:
     def data_stale(self) -> bool:
         return not self.data_dir.is_dir()
 
-    def start(self, figures: list[str], data: bool) -> Worker | None:
+    def start(self, figures: list[str], data: bool, jobs: int = 2) -> Worker | None:
         """Start one worker for whatever is stale; ``None`` when everything is cached."""
         if not figures and not data:
             return None
-        return Worker(self, figures, data)
+        return Worker(self, figures, data, jobs)
 
     def load_numbers(self) -> dict[str, str]:
         return json.loads(self.numbers_path.read_text(encoding="utf-8"))
 
 
 class Worker:
-    """A subprocess that renders into a scratch folder; ``wait()`` moves results into place."""
+    """A subprocess that builds into a scratch folder; results move into the cache atomically.
 
-    def __init__(self, cache: AssetCache, figures: list[str], data: bool):
+    ``wait_data()`` returns as soon as the numbers are in place; ``wait()`` when all is.
+    """
+
+    def __init__(self, cache: AssetCache, figures: list[str], data: bool, jobs: int = 2):
+        from attention_explained.worker import DATA_READY
+
         self.cache, self.figures, self.data = cache, figures, data
         cache.root.mkdir(parents=True, exist_ok=True)
         self.scratch = Path(tempfile.mkdtemp(prefix="worker-", dir=cache.root))
-        command = [sys.executable, "-m", "attention_explained.worker", "--out", str(self.scratch)]
+        command = [
+            sys.executable,
+            "-m",
+            "attention_explained.worker",
+            "--out",
+            str(self.scratch),
+            "--jobs",
+            str(jobs),
+        ]
         if data:
             command.append("--data")
         if figures:
@@ -164,23 +179,43 @@ class Worker:
         self.process = subprocess.Popen(
             command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env
         )
+        self._lines: list[str] = []
+        self._data_ready = threading.Event()
+        self._reader = threading.Thread(target=self._read, args=(DATA_READY,), daemon=True)
+        self._reader.start()
         self._result: tuple[int, str] | None = None
+
+    def _read(self, marker: str) -> None:
+        for line in self.process.stdout:
+            if line.strip() == marker:
+                self._install_data()
+                self._data_ready.set()
+            else:
+                self._lines.append(line)
+        self._data_ready.set()  # ended, with or without data: waiters look at the result
+
+    def _install_data(self) -> None:
+        self.cache.data_root.mkdir(parents=True, exist_ok=True)
+        _install_dir(self.scratch / "data", self.cache.data_dir)
+        _prune(self.cache.data_root, "", self.cache.data_dir)
+
+    def wait_data(self) -> tuple[int, str] | None:
+        """Block until the numbers are installed; the failure's result if the worker died."""
+        self._data_ready.wait()
+        return None if self.cache.data_dir.is_dir() else self.wait()
 
     def wait(self) -> tuple[int, str]:
         """Block until done; return (return code, its output). Safe to call repeatedly."""
         if self._result is None:
-            output, _ = self.process.communicate()
+            self.process.wait()
+            self._reader.join()
             if self.process.returncode == 0:
-                self._install()
+                self._install_figures()
             shutil.rmtree(self.scratch, ignore_errors=True)
-            self._result = (self.process.returncode, output)
+            self._result = (self.process.returncode, "".join(self._lines))
         return self._result
 
-    def _install(self) -> None:
-        if self.data:
-            self.cache.data_root.mkdir(parents=True, exist_ok=True)
-            _install_dir(self.scratch / "data", self.cache.data_dir)
-            _prune(self.cache.data_root, "", self.cache.data_dir)
+    def _install_figures(self) -> None:
         for figure_id in self.figures:
             target = self.cache.figure_dir(figure_id)
             self.cache.figure_root.mkdir(parents=True, exist_ok=True)
@@ -197,11 +232,23 @@ def _install_dir(staged: Path, target: Path) -> None:
             raise
 
 
-def _prune(root: Path, prefix: str, keep: Path) -> None:
-    """Remove superseded versions ``<prefix><key>`` next to ``keep``."""
+STALE_AFTER = 24 * 3600  # seconds
+
+
+def _prune(root: Path, prefix: str, *keep: Path) -> None:
+    """Remove superseded versions ``<prefix><key>`` beside those to ``keep``, once a day old.
+
+    Not at once: another build running beside this one (``make serve`` during
+    ``make test``, or a branch switch) may still be reading a different version.
+    """
+    now = time.time()
     for old in root.glob(f"{prefix}*"):
-        if old != keep and _is_key(old.name[len(prefix) :]):
-            shutil.rmtree(old, ignore_errors=True)
+        if old not in keep and _is_key(old.name[len(prefix) :]):
+            try:
+                if now - old.stat().st_mtime > STALE_AFTER:
+                    shutil.rmtree(old, ignore_errors=True)
+            except FileNotFoundError:
+                pass
 
 
 def _is_key(text: str) -> bool:

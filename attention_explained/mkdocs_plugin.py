@@ -57,7 +57,7 @@ class PluginConfig(base.Config):
     mathjax = c.Type(bool, default=True)  # serve MathJax 3 from the site, under assets/mathjax/
     notebooks = c.ListOfItems(c.Type(str), default=["notebooks/*.md"])
     notebook_timeout = BoundedInt(10, 3600, default=300)
-    jobs = BoundedInt(1, 64, default=2)
+    jobs = BoundedInt(1, 64, default=2)  # processes drawing figures in parallel
 
 
 class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
@@ -81,7 +81,7 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
         self.cache = AssetCache(cache_dir)
         stale = self.cache.stale_figures() if self.config.figures else []
         self.rendered = stale
-        self.worker = self.cache.start(stale, self.cache.data_stale())
+        self.worker = self.cache.start(stale, self.cache.data_stale(), self.config.jobs)
         self._numbers: dict[str, str] | None = None
         self._worker_checked = False
         sources = sorted(
@@ -151,7 +151,9 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
 
     def _expand_numbers(self, markdown: str, where: str) -> str:
         if self._numbers is None:
-            self._wait_worker()
+            failed = self.worker.wait_data() if self.worker is not None else None
+            if failed is not None:
+                self._wait_worker()  # raises with the worker's output
             self._numbers = self.cache.load_numbers()
         numbers = self._numbers
 

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import copy
 import os
-import shutil
 import tempfile
 import threading
 from concurrent.futures import Future
 from pathlib import Path
 
-from attention_explained.assets import _hash, package_source_key
+from attention_explained.assets import _hash, _prune, package_source_key
 
 
 class NotebookError(RuntimeError):
@@ -191,10 +190,6 @@ class NotebookRunner:
         return path
 
     def close(self) -> None:
-        """Stop pending work and drop cached notebooks that no current source maps to."""
+        """Stop pending work and drop day-old notebooks that no current source maps to."""
         self._stop.set()
-        current = {self.output_path(source).parent for source in self.notebooks}
-        if self.cache_root.is_dir():
-            for folder in self.cache_root.iterdir():
-                if folder.is_dir() and folder not in current:
-                    shutil.rmtree(folder, ignore_errors=True)
+        _prune(self.cache_root, "", *(self.output_path(s).parent for s in self.notebooks))

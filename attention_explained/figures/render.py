@@ -49,8 +49,12 @@ def render(
     langs: Iterable[str] = LANGS,
     themes: Iterable[str] = THEMES,
     progress: Callable[[int, int, str], None] | None = None,
+    data: dict | None = None,
 ) -> list[Path]:
-    """Write ``<id>.<lang>.<theme>.<fmt>`` for every requested variant; return the paths."""
+    """Write ``<id>.<lang>.<theme>.<fmt>`` for every requested variant; return the paths.
+
+    ``data`` may hold figures' data computed elsewhere (by id); the rest is computed here.
+    """
     from attention_explained.figures.style import recolour_svg, to_bytes
 
     ids, langs, themes = check_ids(ids), list(langs), list(themes)
@@ -60,7 +64,7 @@ def render(
             progress(n, len(ids), figure_id)
         spec = get(figure_id)
         try:
-            data = spec.data()
+            figure_data = data[figure_id] if data and figure_id in data else spec.data()
         except Exception as exc:
             raise FigureError(f"figure {figure_id!r}: computing its data failed: {exc!r}") from exc
         for lang in langs:
@@ -71,7 +75,7 @@ def render(
                         source, svg = next(iter(drawn.items()))
                         payload = recolour_svg(svg, source, theme)
                     else:
-                        payload = to_bytes(spec.draw(data, lang, theme), spec.fmt)
+                        payload = to_bytes(spec.draw(figure_data, lang, theme), spec.fmt)
                         drawn[theme] = payload
                 except Exception as exc:
                     raise FigureError(
