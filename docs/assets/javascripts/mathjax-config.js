@@ -9,7 +9,9 @@ window.MathJax = {
     processEnvironments: true,
   },
   options: {
-    ignoreHtmlClass: ".*|",
+    // ".+" rather than Material's ".*|": the class-less <p> inside a notebook's
+    // .jp-MarkdownOutput must be processed too.
+    ignoreHtmlClass: ".+",
     processHtmlClass: "arithmatex|jp-MarkdownOutput",
     enableMenu: false,
   },

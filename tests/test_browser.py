@@ -1,0 +1,510 @@
+"""The built site in a real Chromium: every page in both languages, the language switcher,
+the light/dark figures, search and the notebook downloads.
+
+The site is served from its strict build under the same path prefix as `site_url`, and every
+request that leaves 127.0.0.1 is blocked and recorded: a page that needs the network fails.
+Screenshots go to test-artifacts/screenshots/<lang>/ (git-ignored).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import re
+import shutil
+import sys
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import unquote, urljoin, urlsplit
+
+import nbformat
+import pytest
+from site_build import DOCS, LANGS, REPO, source_pages
+
+try:
+    from playwright.sync_api import Error as PlaywrightError
+    from playwright.sync_api import sync_playwright
+except ImportError:  # pragma: no cover - reported by the `browser` fixture
+    sync_playwright = None
+    PlaywrightError = Exception
+
+pytestmark = pytest.mark.browser
+
+SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+VIEWPORT = {"width": 1280, "height": 900}
+HANGUL = re.compile(r"[\uac00-\ud7a3]")
+# TeX that would only be visible if MathJax failed to typeset it.
+RAW_TEX = ("$$", "\\frac", "\\sqrt{", "\\(", "\\[")
+RAW_INLINE_MATH = re.compile(r"\$[^$\s][^$\n]{0,120}\$")
+TIMEOUT_MS = 20_000
+
+
+# --------------------------------------------------------------------------- server
+
+
+def site_prefix() -> str:
+    """The path of `site_url` in mkdocs.yml (its default when SITE_URL is unset)."""
+    text = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
+    match = re.search(r"""^site_url:\s*!ENV\s*\[\s*\w+\s*,\s*["']([^"']+)["']\s*\]""", text, re.M)
+    match = match or re.search(r"""^site_url:\s*["']?([^"'\s]+)""", text, re.M)
+    assert match, "no site_url in mkdocs.yml"
+    path = urlsplit(match.group(1)).path or "/"
+    return path if path.endswith("/") else path + "/"
+
+
+class PrefixHandler(SimpleHTTPRequestHandler):
+    """Serves the site folder under `prefix`, like GitHub Pages does; anything else is a 404."""
+
+    prefix = "/"
+
+    def log_message(self, format, *args):
+        pass
+
+    def send_head(self):
+        if not urlsplit(self.path).path.startswith(self.prefix):
+            self.send_error(404, "outside the site prefix")
+            return None
+        return super().send_head()
+
+    def translate_path(self, path):
+        path = urlsplit(path).path
+        return super().translate_path("/" + path[len(self.prefix) :])
+
+
+class QuietServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        # A page closed mid-download (BrokenPipe, reset) is normal; anything else is not.
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
+@dataclass
+class Server:
+    origin: str  # http://127.0.0.1:port
+    prefix: str  # /attention_explained/
+
+    def url(self, page: str) -> str:
+        """URL of a site-relative page folder such as "en/saturation/"."""
+        return f"{self.origin}{self.prefix}{page}"
+
+    def page_of(self, url: str) -> str:
+        """Site-relative page folder of a URL served by us (inverse of `url`)."""
+        parts = urlsplit(url)
+        assert f"{parts.scheme}://{parts.netloc}" == self.origin, url
+        assert parts.path.startswith(self.prefix), url
+        return unquote(parts.path[len(self.prefix) :])
+
+
+@pytest.fixture(scope="module")
+def server(built_site) -> Iterator[Server]:
+    prefix = site_prefix()
+    handler = type("Handler", (PrefixHandler,), {"prefix": prefix})
+    httpd = QuietServer(
+        ("127.0.0.1", 0), functools.partial(handler, directory=str(built_site.root))
+    )
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield Server(f"http://127.0.0.1:{httpd.server_port}", prefix)
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+# --------------------------------------------------------------------------- browser
+
+
+def find_chromium() -> str | None:
+    candidates = [os.environ.get("CHROMIUM_PATH")]
+    names = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+    candidates += [shutil.which(name) for name in names]
+    candidates.append("/usr/bin/chromium")
+    for candidate in candidates:
+        if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def no_browser(reason: str):
+    message = (
+        f"{reason}. The browser tests drive a system Chromium through Playwright: "
+        "install it with `sudo apt-get install chromium` (or set CHROMIUM_PATH) and "
+        "`pip install playwright` (never `playwright install`)."
+    )
+    if os.environ.get("CI") == "true":
+        pytest.fail(message, pytrace=False)
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if sync_playwright is None:
+        no_browser("Playwright for Python is not installed")
+    executable = find_chromium()
+    if executable is None:
+        no_browser("no Chromium found (CHROMIUM_PATH, chromium, google-chrome, /usr/bin/chromium)")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@dataclass
+class Session:
+    """One browser context and page, with everything that went wrong in it."""
+
+    context: object
+    page: object
+    blocked: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def assert_clean(self):
+        problems = [f"blocked request off 127.0.0.1: {url}" for url in self.blocked]
+        problems += self.errors
+        assert not problems, f"{self.page.url}:\n" + "\n".join(problems)
+
+
+def is_local(url: str) -> bool:
+    parts = urlsplit(url)
+    return parts.scheme not in ("http", "https", "ws", "wss") or parts.hostname == "127.0.0.1"
+
+
+@pytest.fixture
+def open_session(browser):
+    """Factory: a fresh context (light unless told otherwise) and page, closed after the test."""
+    contexts = []
+
+    def open_(color_scheme: str = "light") -> Session:
+        context = browser.new_context(
+            viewport=VIEWPORT, color_scheme=color_scheme, service_workers="block"
+        )
+        context.set_default_timeout(TIMEOUT_MS)
+        contexts.append(context)
+        page = context.new_page()
+        session = Session(context, page)
+
+        def route(route):
+            url = route.request.url
+            if is_local(url):
+                route.continue_()
+            else:
+                session.blocked.append(url)
+                route.abort("blockedbyclient")
+
+        context.route("**/*", route)
+
+        def on_console(message):
+            if message.type == "error":
+                where = message.location.get("url", "") if message.location else ""
+                session.errors.append(f"console: {message.text} [{where}]")
+
+        page.on("console", on_console)
+        page.on("pageerror", lambda error: session.errors.append(f"pageerror: {error}"))
+        return session
+
+    yield open_
+    for context in contexts:
+        context.close()
+
+
+def wait_for_mathjax(page):
+    """Wait until MathJax (loaded on every page) has typeset the page."""
+    page.wait_for_function("() => !!(window.MathJax && MathJax.startup && MathJax.startup.promise)")
+    page.evaluate("() => MathJax.startup.promise")
+
+
+def load_all_images(page) -> list[dict]:
+    """Make every <img> eager (hidden theme variants are lazy), wait, and describe them all."""
+    page.evaluate("() => document.querySelectorAll('img').forEach(i => { i.loading = 'eager'; })")
+    with contextlib.suppress(PlaywrightError):  # reported below, image by image
+        page.wait_for_function("() => [...document.images].every(i => i.complete)")
+    return page.evaluate(
+        """() => [...document.images].map(i => ({
+            src: i.getAttribute('src'), current: i.currentSrc, complete: i.complete,
+            width: i.naturalWidth, displayed: i.offsetParent !== null,
+        }))"""
+    )
+
+
+def visible_text_without_code(page) -> str:
+    """The page's visible text, with code blocks hidden (code may legitimately show TeX)."""
+    return page.evaluate(
+        """() => {
+            const style = document.createElement('style');
+            style.textContent = 'pre, code, .highlight { display: none !important; }';
+            document.head.appendChild(style);
+            const text = document.body.innerText;
+            style.remove();
+            return text;
+        }"""
+    )
+
+
+def screenshot(page, lang: str, name: str):
+    path = SCREENSHOTS / lang / f"{name}.png"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(path), full_page=True)
+    assert path.stat().st_size > 10_000, f"{path}: suspiciously small screenshot"
+
+
+def localized(page: str, lang: str) -> str:
+    return page if lang == "ko" else f"en/{page}"
+
+
+def screenshot_name(path: str, lang: str) -> str:
+    """ "en/notebooks/heatmaps/" -> "notebooks-heatmaps"; a language's home -> "index"."""
+    page = path.removeprefix("en/") if lang == "en" else path
+    return page.strip("/").replace("/", "-") or "index"
+
+
+ALL_PAGES = [(lang, localized(page, lang)) for lang in LANGS for page in source_pages()]
+
+
+# --------------------------------------------------------------------------- tests
+
+
+def test_every_built_page_is_checked(built_site):
+    """The per-page test below is parametrized from docs/; it must cover every built page."""
+    built = {p.relative_to(built_site.root).parent.as_posix() for p in built_site.pages()}
+    built = {"" if page == "." else page + "/" for page in built}
+    assert built == {page for _, page in ALL_PAGES}
+
+
+@pytest.mark.parametrize(("lang", "path"), ALL_PAGES, ids=[f"{lg}:/{p}" for lg, p in ALL_PAGES])
+def test_page_renders_cleanly(built_site, server, open_session, lang, path):
+    assert (built_site.root / path / "index.html").is_file(), f"{path} was not built"
+    session = open_session()
+    page = session.page
+    response = page.goto(server.url(path), wait_until="networkidle")
+    assert response is not None and response.ok, f"{path}: HTTP {response and response.status}"
+    wait_for_mathjax(page)
+    images = load_all_images(page)
+    screenshot(
+        page, lang, screenshot_name(path, lang)
+    )  # before any assertion: it shows what failed
+
+    problems = []
+    if page.evaluate("() => document.documentElement.lang") != lang:
+        problems.append(f"<html lang> is not {lang!r}")
+    untypeset = page.evaluate(
+        """() => [...document.querySelectorAll('.arithmatex')]
+            .filter(e => !e.querySelector('mjx-container'))
+            .map(e => e.textContent.trim().slice(0, 80))"""
+    )
+    if untypeset:
+        problems.append(f"math left untypeset: {untypeset[:5]}")
+    tex_errors = page.evaluate(
+        "() => [...document.querySelectorAll('mjx-merror')].map(e => e.textContent)"
+    )
+    if tex_errors:
+        problems.append(f"MathJax TeX errors: {tex_errors[:5]}")
+    text = visible_text_without_code(page)
+    raw = [token for token in RAW_TEX if token in text] + RAW_INLINE_MATH.findall(text)[:5]
+    if raw:
+        problems.append(f"raw TeX visible in the page text: {raw}")
+
+    broken = [img["src"][:100] for img in images if not (img["complete"] and img["width"] > 0)]
+    if broken:
+        problems.append(f"images that did not load: {broken}")
+    figures = [img for img in images if "/figures/" in img["current"]]
+    shown = [img["src"] for img in figures if img["displayed"]]
+    # Light scheme: each figure's light variant is displayed, its dark variant hidden.
+    dark = [src for src in shown if ".dark.svg" in src]
+    if dark:
+        problems.append(f"dark figure variants displayed in the light scheme: {dark}")
+    if len(shown) * 2 != len(figures):
+        problems.append(f"displayed figures {shown} of {[img['src'] for img in figures]}")
+
+    problems += [f"blocked request off 127.0.0.1: {url}" for url in session.blocked]
+    problems += session.errors
+    assert not problems, f"/{path}:\n" + "\n".join(problems)
+
+
+def open_language_menu(page):
+    page.hover(".md-select")
+
+
+@pytest.mark.parametrize("target", ["saturation/", "notebooks/heatmaps/"])
+def test_language_switcher_keeps_the_page(server, open_session, target):
+    session = open_session()
+    page = session.page
+    page.goto(server.url(target), wait_until="networkidle")
+    assert page.evaluate("() => document.documentElement.lang") == "ko"
+
+    open_language_menu(page)
+    with page.expect_navigation():
+        page.click('a.md-select__link[hreflang="en"]')
+    assert server.page_of(page.url) == f"en/{target}"
+    assert page.evaluate("() => document.documentElement.lang") == "en"
+
+    open_language_menu(page)
+    with page.expect_navigation():
+        page.click('a.md-select__link[hreflang="ko"]')
+    assert server.page_of(page.url) == target
+    assert page.evaluate("() => document.documentElement.lang") == "ko"
+    page.wait_for_load_state("networkidle")
+    session.assert_clean()
+
+
+SHOWN_FIGURES = """() => [...document.querySelectorAll('article img[src*="figures/"]')]
+    .filter(i => i.offsetParent !== null && getComputedStyle(i).display !== 'none')
+    .map(i => ({current: i.currentSrc, complete: i.complete, width: i.naturalWidth}))"""
+
+
+def shown_hero(page) -> dict:
+    shown = [
+        img
+        for img in page.evaluate(SHOWN_FIGURES)
+        if "/saturation-heatmaps." in urlsplit(img["current"]).path
+    ]
+    assert len(shown) == 1, f"expected exactly one displayed saturation-heatmaps variant: {shown}"
+    return shown[0]
+
+
+def wait_until_loaded(page, img_path_suffix: str):
+    page.wait_for_function(
+        """suffix => [...document.images].some(i => i.offsetParent !== null
+            && new URL(i.currentSrc || i.src).pathname.endsWith(suffix)
+            && i.complete && i.naturalWidth > 0)""",
+        arg=img_path_suffix,
+    )
+
+
+def scheme(page) -> str | None:
+    return page.evaluate("() => document.body.getAttribute('data-md-color-scheme')")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_palette_toggle_swaps_the_figure_variants(server, open_session, lang):
+    session = open_session("light")
+    page = session.page
+    page.goto(server.url(localized("", lang)), wait_until="networkidle")
+    assert scheme(page) == "default"
+    hero = shown_hero(page)
+    assert urlsplit(hero["current"]).path.endswith("/figures/saturation-heatmaps.svg"), hero
+
+    page.locator('form[data-md-component="palette"] label.md-header__button:visible').click()
+    page.wait_for_function("() => document.body.getAttribute('data-md-color-scheme') === 'slate'")
+    wait_until_loaded(page, "/figures/saturation-heatmaps.dark.svg")
+    hero = shown_hero(page)
+    assert urlsplit(hero["current"]).path.endswith("/figures/saturation-heatmaps.dark.svg"), hero
+    assert hero["complete"] and hero["width"] > 0, hero
+
+    page.locator('form[data-md-component="palette"] label.md-header__button:visible').click()
+    page.wait_for_function("() => document.body.getAttribute('data-md-color-scheme') === 'default'")
+    hero = shown_hero(page)
+    assert urlsplit(hero["current"]).path.endswith("/figures/saturation-heatmaps.svg"), hero
+    session.assert_clean()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_home_in_dark_mode(server, open_session, lang):
+    """A reader whose system prefers dark gets the slate scheme and the dark figures."""
+    session = open_session("dark")
+    page = session.page
+    page.goto(server.url(localized("", lang)), wait_until="networkidle")
+    wait_for_mathjax(page)
+    load_all_images(page)
+    screenshot(page, lang, "index-dark")
+    assert scheme(page) == "slate"
+    shown = page.evaluate(SHOWN_FIGURES)
+    assert shown, "no figure displayed on the home page"
+    for img in shown:
+        assert urlsplit(img["current"]).path.endswith(".dark.svg"), f"light figure in dark: {img}"
+        assert img["complete"] and img["width"] > 0, f"dark figure not loaded: {img}"
+    session.assert_clean()
+
+
+SEARCHES = [
+    # (language, term, source file the term must occur in, page it must find)
+    ("ko", "포화", "saturation.md", "saturation/"),
+    ("ko", "야코비안", "gradients.md", "gradients/"),
+    ("en", "saturation", "saturation.en.md", "en/saturation/"),
+    ("en", "Jacobian", "gradients.en.md", "en/gradients/"),
+]
+
+
+@pytest.mark.parametrize(("lang", "term", "source", "expected"), SEARCHES)
+def test_search_finds_the_page(server, open_session, lang, term, source, expected):
+    assert term.lower() in (DOCS / source).read_text(encoding="utf-8").lower(), (
+        f"{term!r} no longer occurs in docs/{source}; pick another search term"
+    )
+    session = open_session()
+    page = session.page
+    page.goto(server.url(localized("", lang)), wait_until="networkidle")
+    page.click("input.md-search__input")
+    page.fill("input.md-search__input", term)
+    # Material searches on keyup; fill() and typed Hangul only send input events.
+    page.press("input.md-search__input", "End")
+    expected_path = server.prefix + expected
+    # Results for *this* term carry it as ?h=... (lower-cased by the search).
+    try:
+        page.wait_for_function(
+            """([path, term]) => [...document.querySelectorAll('a.md-search-result__link')]
+                .some(a => {
+                    const url = new URL(a.href);
+                    return url.pathname === path
+                        && (url.searchParams.get('h') || '').toLowerCase() === term;
+                })""",
+            arg=[expected_path, term.lower()],
+        )
+    except PlaywrightError:
+        meta = page.locator(".md-search-result__meta").inner_text()
+        hrefs = page.eval_on_selector_all(
+            "a.md-search-result__link", "links => links.map(a => a.href)"
+        )
+        pytest.fail(
+            f"searching {term!r} on /{localized('', lang)} found no {expected}: {meta!r} {hrefs}"
+        )
+    session.assert_clean()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_notebook_page_shows_outputs_and_offers_the_notebook(server, open_session, lang):
+    session = open_session()
+    page = session.page
+    path = localized("notebooks/heatmaps/", lang)
+    page.goto(server.url(path), wait_until="networkidle")
+    wait_for_mathjax(page)
+
+    outputs = page.locator(".jp-OutputArea-output")
+    texts = [
+        outputs.nth(i).inner_text().strip()
+        for i in range(outputs.count())
+        if outputs.nth(i).is_visible()
+    ]
+    assert any(texts), f"{path}: no visible executed output with text"
+
+    link = page.locator('a[href$=".ipynb"]').locator("visible=true")
+    assert link.count() >= 1, f"{path}: no visible link to the executed .ipynb"
+    href = urljoin(page.url, link.first.get_attribute("href"))
+    assert server.page_of(href) == f"{path}heatmaps.ipynb", href
+    response = page.request.get(href)
+    assert response.ok, f"{href}: HTTP {response.status}"
+    notebook = nbformat.reads(response.text(), as_version=4)
+    nbformat.validate(notebook)
+    code = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    assert code and all(cell.execution_count for cell in code), "the notebook was not executed"
+    assert sum(len(cell.outputs) for cell in code) >= len(code) // 2, "too few outputs"
+    prose = "".join(cell.source for cell in notebook.cells if cell.cell_type == "markdown")
+    title = page.locator("article h1").first.inner_text().replace("¶", "").strip()
+    assert title in prose, f"the downloaded notebook is not this page's ({title!r})"
+    assert bool(HANGUL.search(prose)) == (lang == "ko"), "the notebook is in the wrong language"
+    session.assert_clean()
