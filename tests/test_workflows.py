@@ -50,7 +50,7 @@ WRITE_SCOPES_NEEDED_BY = {"actions/deploy-pages": {"pages", "id-token"}}
 ALLOWED_RUNS = {"make lint", "make test", "make build", "bash .ci/run"}
 EXPECTED_RUNS = {"ci.yml": {"make lint", "bash .ci/run", "make build"}, "pages.yml": {"make build"}}
 PYTHON_VERSION = "3.11"
-CONTENT_CACHE_PATHS = {".cache/figures", ".cache/notebooks", ".cache/numbers"}
+CONTENT_CACHE_PATHS = {".cache/figures", ".cache/notebooks", ".cache/data"}
 CONTENT_CACHE_HASH = "hashFiles('constraints.txt', 'attention_explained/**/*.py')"
 
 
@@ -704,7 +704,7 @@ MUTATIONS = [
     Mutation(
         "setup:cache-path",
         "pages.yml",
-        r"^ *\.cache/numbers\n",
+        r"^ *\.cache/data\n",
         "",
         setup_problems,
         "cache path lacks",
