@@ -21,7 +21,7 @@ from functools import cache
 from importlib import metadata
 from pathlib import Path
 
-from attention_explained.figures.registry import FIGURE_IDS, module_name
+from attention_explained.figures.registry import EXTRA_SOURCES, FIGURE_IDS, module_name
 from attention_explained.figures.render import variant_name
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -32,7 +32,6 @@ CORE_FILES = (
     "tensors.py",
     "attention.py",
     "stats.py",
-    "training.py",
 )
 FIGURE_SHARED_FILES = (
     "figures/__init__.py",
@@ -42,7 +41,7 @@ FIGURE_SHARED_FILES = (
     "figures/_data.py",
     "figures/_plots.py",
 )
-DATA_FILES = ("quantities.py", "equivalence.py", "explorer.py", "figures/_data.py")
+DATA_FILES = ("quantities.py", "equivalence.py", "explorer.py", "training.py", "figures/_data.py")
 VERSIONED = ("tensorflow-cpu", "tensorflow", "keras", "numpy", "matplotlib", "koreanize-matplotlib")
 
 
@@ -78,9 +77,10 @@ def figure_key(figure_id: str) -> str:
     from attention_explained.figures.strings import STRINGS
 
     strings = json.dumps([STRINGS.get(figure_id), STRINGS["common"]], sort_keys=True)
+    extra = EXTRA_SOURCES.get(figure_id, ())
     return _hash(
         figure_id,
-        *_files((_figure_module_file(figure_id), *FIGURE_SHARED_FILES, *CORE_FILES)),
+        *_files((_figure_module_file(figure_id), *FIGURE_SHARED_FILES, *CORE_FILES, *extra)),
         strings,
         versions(),
     )

@@ -84,6 +84,64 @@ def _keras_numbers(out: dict[str, str]) -> None:
     out["keras.max_abs_diff.scores"] = _fmt(result["scores"], ".1e")
 
 
+TRAINING_FINAL = 30  # "final" = mean of the last 30 steps of each seed, then median over seeds
+TRAINING_QUIET = 100  # the last 100 steps: how many of them had a gradient norm below …
+TRAINING_QUIET_BELOW = 1e-3  # … this, i.e. one that has all but vanished
+
+
+def _training_numbers(out: dict[str, str]) -> None:
+    """The training comparison: settings, the start (step 0) and the end of every run."""
+    from attention_explained.figures import _data
+    from attention_explained.training import METRICS, POOL, STARVED_BELOW
+
+    runs = _data.training()
+    sgd = runs["sgd"]
+    n = int(sgd["n_items"])
+    readout = float(sgd["readout"])
+    out["training.steps"] = str(len(sgd["step"]))
+    out["training.seeds"] = str(len(sgd["seed"]))
+    out["training.batch"] = str(int(sgd["batch"]))
+    out["training.n_items"] = str(n)
+    out["training.d_model"] = str(int(sgd["d_model"]))
+    out["training.noise"] = _fmt(float(sgd["noise"]), "g")
+    out["training.readout"] = _fmt(readout, "g")
+    out["training.pool"] = str(POOL)
+    out["training.smooth"] = str(_data.TRAINING_SMOOTH)  # the figures' moving average
+    out["training.final_window"] = str(TRAINING_FINAL)
+    out["training.quiet_window"] = str(TRAINING_QUIET)
+    out["training.quiet_below"] = _fmt(TRAINING_QUIET_BELOW, "g")
+    out["training.starved_below"] = _fmt(STARVED_BELOW, "g")
+    out["training.chance"] = _fmt(100 / n, ".2f")  # accuracy of a random pick, in %
+    out["training.log_n"] = _fmt(math.log(n), ".2f")
+    # With perfect attention p = e_t the loss is −log softmax(readout·e_t)_t.
+    out["training.loss_floor"] = _fmt(math.log1p((n - 1) * math.exp(-readout)), ".3f")
+    start_specs = {"entropy": ".2f", "loss": ".2f", "grad_norm": ".2f", "logit_grad": ".3f"}
+    final_specs = {"loss": ".2f", "entropy": ".3f"}
+    percent = [("init", "starved"), ("final", "starved"), ("final", "accuracy"), ("final", "stuck")]
+    names = {"grad_norm": "gradnorm", "accuracy": "acc"}
+    for optimizer, result in runs.items():
+        prefix = "training" if optimizer == "sgd" else f"training.{optimizer}"
+        out[f"{prefix}.lr"] = _fmt(float(result["learning_rate"]), "g")
+        # [d_k, scaling]: median over seeds of step 0, and of each seed's last-steps mean.
+        start = {m: np.median(result[m][..., 0], axis=-1) for m in METRICS}
+        final = {m: np.median(result[m][..., -TRAINING_FINAL:].mean(-1), axis=-1) for m in METRICS}
+        tail = result["grad_norm"][..., -TRAINING_QUIET:]
+        quiet = np.mean(tail < TRAINING_QUIET_BELOW, axis=(-2, -1))  # pooled over seeds
+        for i, dk in enumerate(result["d_k"]):
+            for k, scaling in enumerate(result["scaling"]):
+                key = f"d{dk}.{scaling}"
+                for metric, spec in start_specs.items():
+                    name = names.get(metric, metric)
+                    out[f"{prefix}.init_{name}.{key}"] = _fmt(start[metric][i, k], spec)
+                for metric, spec in final_specs.items():
+                    out[f"{prefix}.final_{metric}.{key}"] = _fmt(final[metric][i, k], spec)
+                for when, metric in percent:
+                    value = (start if when == "init" else final)[metric][i, k]
+                    name = names.get(metric, metric)
+                    out[f"{prefix}.{when}_{name}.{key}"] = _fmt(100 * value, ".1f")
+                out[f"{prefix}.quiet_steps.{key}"] = _fmt(100 * quiet[i, k], ".0f")
+
+
 def compute() -> dict[str, str]:
     """All named numbers, already formatted for the prose (Unicode minus, fixed decimals)."""
     out: dict[str, str] = {
@@ -98,6 +156,7 @@ def compute() -> dict[str, str]:
         _variance_numbers,
         _self_attention_numbers,
         _keras_numbers,
+        _training_numbers,
     ):
         part(out)
     return dict(sorted(out.items()))

@@ -1,1 +1,309 @@
-"""Training comparison of attention scalings (filled in by the training experiment work)."""
+"""Does ÷√d_k matter in training? A small key-retrieval task, trained with and without it.
+
+Each example has ``n_items`` items with random keys x_j ∈ R^d_model; the query is a noisy copy
+of one of them, x_t + noise. One attention head with learned W_Q, W_K (d_model → d_k) scores
+every key, z_j = s·(W_Q q)·(W_K x_j), and p = softmax(z). Item j's value is its own one-hot
+label e_j, so the attention output is p itself; a fixed readout multiplies it by ``readout``
+and an output softmax with cross-entropy against t gives the loss:
+
+    L = −log softmax(readout · p)_t
+
+The attention softmax therefore sits *inside* the network: ∂L/∂z = J(p)·∂L/∂p with the softmax
+Jacobian J = diag(p) − ppᵀ, which vanishes when p saturates. (Had we used −log p_t directly,
+the output-layer identity ∂L/∂z = p − e_t would hold and nothing could vanish.)
+
+Scalings: ``none`` (s = 1), ``sqrt`` (s = 1/√d_k), and ``qknorm`` (Henry et al. 2020,
+arXiv 2010.04245): q and k normalised to unit length and multiplied by a learned scalar g,
+initialised to √d_k so that the initial logit std matches ÷√d_k.
+
+All scalings × seeds for one d_k are one vectorised model (K scalings × S seeds, weights
+``[K, S, d_k, 2·d_model]``) trained by one ``tf.function`` loop, so the whole grid takes
+seconds on a CPU. Data and initial
+weights come from ``numpy.random.default_rng`` and are shared by the scalings of a seed, so the
+scalings are compared on identical examples from identical starting weights.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+import numpy as np
+
+from attention_explained import _validate
+from attention_explained._tf import tf
+
+SCALINGS = ("none", "sqrt", "qknorm")
+OPTIMIZERS = ("sgd", "adam")
+METRICS = (
+    "loss",
+    "entropy",
+    "grad_norm",
+    "grad_q",
+    "grad_k",
+    "logit_grad",
+    "starved",
+    "stuck",
+    "accuracy",
+)
+STARVED_BELOW = 1e-3  # per-example ‖∂ℓ/∂z‖ under this counts as "no gradient"
+LEARNING_RATES = {"sgd": 0.5, "adam": 0.01}  # SGD: good for ÷√d_k; Adam: its usual range
+POOL = 4096  # examples per seed; mini-batches are drawn from it at random
+ADAM_BETAS = (0.9, 0.999)
+ADAM_EPSILON = 1e-8
+_F32 = tf.float32
+
+
+def make_task(
+    seed: int, *, n_items: int = 16, d_model: int = 16, noise: float = 0.5, pool: int = POOL
+) -> dict[str, np.ndarray]:
+    """``pool`` retrieval examples: keys ``[pool, n, d_model]``, queries, target indices."""
+    seed = _validate.seed(seed)
+    n_items = _validate.positive_int("n_items", n_items)
+    d_model = _validate.positive_int("d_model", d_model)
+    pool = _validate.positive_int("pool", pool)
+    rng = np.random.default_rng([seed, 1])
+    keys = rng.standard_normal((pool, n_items, d_model))
+    targets = rng.integers(0, n_items, pool)
+    queries = keys[np.arange(pool), targets] + noise * rng.standard_normal((pool, d_model))
+    return {
+        "keys": keys.astype(np.float32),
+        "queries": queries.astype(np.float32),
+        "targets": targets.astype(np.int32),
+    }
+
+
+def init_weights(seed: int, d_model: int, d_k: int) -> tuple[np.ndarray, np.ndarray]:
+    """W_Q, W_K ``[d_model, d_k]`` with std 1/√d_model: unit-variance q and k components."""
+    d_model = _validate.positive_int("d_model", d_model)
+    d_k = _validate.positive_int("d_k", d_k)
+    rng = np.random.default_rng([_validate.seed(seed), 0, d_k])
+    scale = 1.0 / math.sqrt(d_model)
+    w_q = rng.standard_normal((d_model, d_k)) * scale
+    w_k = rng.standard_normal((d_model, d_k)) * scale
+    return w_q.astype(np.float32), w_k.astype(np.float32)
+
+
+def _logits(w, gain, queries, keys, masks):
+    """z for every model ``[K, S, B, n]`` from ``w = [W_Qᵀ, W_Kᵀ]``: ``[K, S, d_k, 2·d_model]``.
+
+    (W_Q q)·(W_K x) = qᵀ (W_Qᵀ W_K) x and ‖W_Q q‖² = qᵀ (W_Qᵀ W_Q) q (W as d_k × d_model maps),
+    so one product wᵀw per step holds every d_model × d_model matrix we need: d_k enters once
+    per step, not once per example. (This layout is also the faster one for TF's matmul.)
+    """
+    none, sqrt, qknorm = masks[0], masks[1], masks[2]
+    d_model = tf.shape(queries)[-1]
+    d_k = tf.cast(tf.shape(w)[2], _F32)
+    gram = tf.linalg.matmul(w, w, transpose_a=True)  # [K, S, 2·d_model, 2·d_model]
+    cross = gram[:, :, :d_model, d_model:]  # W_Qᵀ W_K
+    gram_q = gram[:, :, :d_model, :d_model]
+    gram_k = gram[:, :, d_model:, d_model:]
+    projected = tf.linalg.matmul(queries[None], cross)  # qᵀ W_Qᵀ W_K: [K, S, B, d_model]
+    raw = tf.reduce_sum(projected[:, :, :, None, :] * keys[None], axis=-1)  # [K, S, B, n]
+    norm_q = tf.sqrt(tf.reduce_sum(tf.linalg.matmul(queries[None], gram_q) * queries, -1))
+    norm_k = tf.sqrt(
+        tf.reduce_sum(tf.linalg.matmul(keys[None], gram_k[:, :, None]) * keys, axis=-1)
+    )
+    qk_scale = gain[:, :, None, None] / (norm_q[..., None] * norm_k)
+    return raw * (none + sqrt / tf.sqrt(d_k) + qknorm * qk_scale)
+
+
+@tf.function(
+    input_signature=[
+        tf.TensorSpec([None, None, None, None], _F32),  # [W_Qᵀ, W_Kᵀ]: [K, S, d_k, 2·d_model]
+        tf.TensorSpec([None, None], _F32),  # QK-norm gain g: [K, S]
+        tf.TensorSpec([None, None, None, None], _F32),  # pool keys: [S, P, n, d_model]
+        tf.TensorSpec([None, None, None], _F32),  # pool queries: [S, P, d_model]
+        tf.TensorSpec([None, None], tf.int32),  # pool targets: [S, P]
+        tf.TensorSpec([None, None, None], tf.int32),  # batch indices: [steps, S, B]
+        tf.TensorSpec([3, None, 1, 1, 1], _F32),  # which models use none / sqrt / qknorm
+        tf.TensorSpec([2], _F32),  # learning rate, readout
+        tf.TensorSpec([], tf.bool),  # Adam (True) or plain SGD (False)
+    ]
+)
+def _train(w, gain, pool_keys, pool_queries, pool_targets, batches, masks, hyper, adam):
+    """Run every step; return the metrics ``[steps, len(METRICS), K, S]``.
+
+    Metrics are measured on each step's batch before its update.
+    """
+    learning_rate, readout = hyper[0], hyper[1]
+    beta1, beta2 = ADAM_BETAS
+    d_model = tf.shape(pool_queries)[-1]
+    n_items = tf.shape(pool_keys)[2]
+    steps = tf.shape(batches)[0]
+    params = (w, gain)
+    first = tuple(tf.zeros_like(v) for v in params)
+    second = tuple(tf.zeros_like(v) for v in params)
+    history = tf.TensorArray(_F32, size=steps)
+    for step in tf.range(steps):
+        index = batches[step]
+        keys = tf.gather(pool_keys, index, batch_dims=1)
+        queries = tf.gather(pool_queries, index, batch_dims=1)
+        targets = tf.gather(pool_targets, index, batch_dims=1)
+        with tf.GradientTape() as tape:
+            tape.watch(params)
+            z = _logits(*params, queries, keys, masks)
+            tape.watch(z)
+            p = tf.nn.softmax(z, axis=-1)
+            labels = tf.broadcast_to(tf.one_hot(targets, n_items)[None], tf.shape(p))
+            per_example = tf.nn.softmax_cross_entropy_with_logits(labels, readout * p)
+            loss = tf.reduce_mean(per_example, axis=-1)  # [K, S]
+            total = tf.reduce_sum(loss)  # independent models: ∂total/∂w_m = ∂loss_m/∂w_m
+        g_w, g_gain, g_z = tape.gradient(total, [*params, z])
+        squares = tf.square(g_w)
+        norm_q = tf.sqrt(tf.reduce_sum(squares[..., :d_model], axis=[2, 3]))  # ‖∂L/∂W_Q‖_F
+        norm_k = tf.sqrt(tf.reduce_sum(squares[..., d_model:], axis=[2, 3]))
+        # ‖∂ℓ_i/∂z_i‖ of each example's own loss ℓ_i (the batch loss is their mean).
+        example_grad = tf.norm(g_z * tf.cast(tf.shape(z)[2], _F32), axis=-1)
+        starved = example_grad < STARVED_BELOW
+        hits = tf.equal(tf.argmax(p, axis=-1, output_type=tf.int32), targets[None])
+        metrics = [
+            loss,
+            tf.reduce_mean(-tf.reduce_sum(tf.math.xlogy(p, p), axis=-1), axis=-1),
+            tf.sqrt(norm_q**2 + norm_k**2),
+            norm_q,
+            norm_k,
+            tf.reduce_mean(example_grad, axis=-1),
+            tf.reduce_mean(tf.cast(starved, _F32), axis=-1),
+            tf.reduce_mean(tf.cast(starved & ~hits, _F32), axis=-1),
+            tf.reduce_mean(tf.cast(hits, _F32), axis=-1),
+        ]
+        history = history.write(step, tf.stack(metrics))
+        grads = (g_w, g_gain)
+        if adam:
+            t = tf.cast(step + 1, _F32)
+            rate = learning_rate * tf.sqrt(1 - beta2**t) / (1 - beta1**t)
+            first = tuple(beta1 * m + (1 - beta1) * g for m, g in zip(first, grads, strict=True))
+            second = tuple(
+                beta2 * v + (1 - beta2) * tf.square(g) for v, g in zip(second, grads, strict=True)
+            )
+            params = tuple(
+                x - rate * m / (tf.sqrt(v) + ADAM_EPSILON)
+                for x, m, v in zip(params, first, second, strict=True)
+            )
+        else:
+            params = tuple(x - learning_rate * g for x, g in zip(params, grads, strict=True))
+    return history.stack()
+
+
+def _int_list(name: str, values: object) -> list[int]:
+    items = [
+        _validate.positive_int(f"{name}[]", v)
+        for v in _validate.sequence(name, values, "positive integers")
+    ]
+    if not items:
+        raise ValueError(f"{name} must contain at least one positive integer")
+    return items
+
+
+def run_grid(
+    dks: Iterable[int] = (16, 128, 1024),
+    scalings: Iterable[str] = SCALINGS,
+    seeds: Iterable[int] = (0, 1, 2),
+    *,
+    steps: int = 300,
+    optimizer: str = "sgd",
+    learning_rate: float | None = None,
+    batch: int = 64,
+    n_items: int = 16,
+    d_model: int = 16,
+    noise: float = 0.5,
+    readout: float = 5.0,
+) -> dict[str, np.ndarray]:
+    """Train every (d_k, scaling, seed) on the retrieval task; return its learning curves.
+
+    Returns the axes ``d_k``, ``scaling``, ``seed``, ``step`` and, for each name in
+    ``METRICS``, an array ``[d_k, scaling, seed, step]`` (float64):
+
+    - ``loss``: mean cross-entropy of the batch; ``accuracy``: share of examples whose largest
+      attention weight is on the right item (chance 1/n_items);
+    - ``entropy``: mean row entropy of the attention weights in nats (at most log n_items);
+    - ``grad_q``, ``grad_k``: Frobenius norms of ∂L/∂W_Q and ∂L/∂W_K; ``grad_norm``: both
+      together, √(grad_q² + grad_k²);
+    - ``logit_grad``: mean per-example ‖∂ℓ/∂z‖, the gradient the softmax lets through;
+      ``starved``: share of examples with ‖∂ℓ/∂z‖ < ``STARVED_BELOW``, which teach nothing;
+      ``stuck``: share that are starved *and* wrong, errors the gradient cannot fix.
+
+    Every metric is measured on a step's batch before that step's update. ``learning_rate``
+    defaults to ``LEARNING_RATES[optimizer]``; all scalings share it. The result also holds
+    the settings (``optimizer``, ``learning_rate``, ``batch``, ``n_items``, ``d_model``,
+    ``noise``, ``readout``) as 0-d arrays.
+    """
+    dks = _int_list("dks", dks)
+    scalings = [
+        _validate.choice("scalings[]", s, SCALINGS)
+        for s in _validate.sequence("scalings", scalings, f"names from {SCALINGS}")
+    ]
+    if not scalings or len(set(scalings)) != len(scalings):
+        raise ValueError(f"scalings must name distinct entries of {SCALINGS}, got {scalings!r}")
+    seeds = [_validate.seed(s) for s in _validate.sequence("seeds", seeds, "seeds (ints >= 0)")]
+    if not seeds or len(set(seeds)) != len(seeds):
+        raise ValueError(f"seeds must be distinct non-negative integers, got {seeds!r}")
+    steps = _validate.positive_int("steps", steps)
+    optimizer = _validate.choice("optimizer", optimizer, OPTIMIZERS)
+    if learning_rate is None:
+        learning_rate = LEARNING_RATES[optimizer]
+    learning_rate = _validate.finite_float("learning_rate", learning_rate)
+    if learning_rate <= 0:
+        raise ValueError(f"learning_rate must be a positive number, got {learning_rate}")
+    batch = _validate.positive_int("batch", batch, upper=POOL)
+    n_items = _validate.positive_int("n_items", n_items)
+    if n_items < 2:
+        raise ValueError(
+            f"n_items must be an integer >= 2 (a choice needs two items), got {n_items}"
+        )
+    d_model = _validate.positive_int("d_model", d_model)
+    noise = _validate.finite_float("noise", noise)
+    if noise < 0:
+        raise ValueError(f"noise must be a non-negative number, got {noise}")
+    readout = _validate.finite_float("readout", readout)
+    if readout <= 0:
+        raise ValueError(f"readout must be a positive number, got {readout}")
+
+    tasks = [make_task(s, n_items=n_items, d_model=d_model, noise=noise) for s in seeds]
+    pool_keys = tf.constant(np.stack([t["keys"] for t in tasks]))
+    pool_queries = tf.constant(np.stack([t["queries"] for t in tasks]))
+    pool_targets = tf.constant(np.stack([t["targets"] for t in tasks]))
+    batches = tf.constant(
+        np.stack(
+            [np.random.default_rng([s, 2]).integers(0, POOL, (steps, batch)) for s in seeds],
+            axis=1,
+        ).astype(np.int32)
+    )
+    masks = tf.constant(
+        [[[[[float(s == name)]]] for s in scalings] for name in SCALINGS], _F32
+    )  # [3, K, 1, 1, 1]: which models use which formula
+    hyper = tf.constant([learning_rate, readout], _F32)
+    adam = tf.constant(optimizer == "adam")
+
+    shape = (len(scalings), len(seeds))
+    curves = []
+    for d_k in dks:
+        w = np.stack([np.concatenate(init_weights(s, d_model, d_k)).T for s in seeds])
+        w = tf.constant(np.broadcast_to(w, (*shape, d_k, 2 * d_model)))  # same start per seed
+        gain = tf.fill(shape, np.float32(math.sqrt(d_k)))
+        history = _train(
+            w, gain, pool_keys, pool_queries, pool_targets, batches, masks, hyper, adam
+        )
+        curves.append(np.transpose(history.numpy().astype(np.float64), (1, 2, 3, 0)))
+    curves = np.stack(curves)  # [d_k, metric, scaling, seed, step]
+
+    result: dict[str, np.ndarray] = {
+        "d_k": np.asarray(dks),
+        "scaling": np.asarray(scalings, dtype=object),
+        "seed": np.asarray(seeds),
+        "step": np.arange(steps),
+    }
+    for i, name in enumerate(METRICS):
+        result[name] = curves[:, i]
+    for name, value in (
+        ("optimizer", optimizer),
+        ("learning_rate", learning_rate),
+        ("batch", batch),
+        ("n_items", n_items),
+        ("d_model", d_model),
+        ("noise", noise),
+        ("readout", readout),
+    ):
+        result[name] = np.asarray(value)
+    return result

@@ -191,7 +191,16 @@ def test_core_modules_do_not_import_mkdocs(core_import):
     assert modules["mkdocs"] == []
 
 
-CORE_MODULES = ("tensors", "attention", "stats", "_validate", "_tf", "__init__")
+CORE_MODULES = (
+    "tensors",
+    "attention",
+    "stats",
+    "training",
+    "explorer",
+    "_validate",
+    "_tf",
+    "__init__",
+)
 
 
 @pytest.mark.parametrize("module", CORE_MODULES)

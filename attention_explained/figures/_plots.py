@@ -46,3 +46,36 @@ def sweep_legend(fig, ax, lang: str, pal) -> None:
         title_fontsize=9,
     )
     legend.get_title().set_color(pal.muted)
+
+
+TRAINING_COLOUR = {"none": "none", "sqrt": "sqrt", "qknorm": "unit"}  # scaling → palette series
+
+
+def training_panels(figure_id: str, runs, metric: str, lang: str, pal, *, log_y: bool = False):
+    """One panel per d_k of ``metric`` against step: median over seeds with a min–max band."""
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import NullLocator
+
+    fig, axes = plt.subplots(1, 3, figsize=(10, 3.9), sharey=True, layout="constrained")
+    for ax, dk in zip(axes, runs["d_k"].tolist(), strict=True):
+        for scaling in runs["scaling"]:
+            steps, mid, low, high = _data.training_band(runs, metric, dk, scaling, log=log_y)
+            colour = pal.series[TRAINING_COLOUR[scaling]]
+            ax.fill_between(steps, low, high, color=colour, alpha=0.2, lw=0)
+            ax.plot(steps, mid, color=colour, lw=1.6, label=text(figure_id, scaling, lang))
+        if log_y:
+            ax.set_yscale("log")
+            ax.yaxis.set_minor_locator(NullLocator())  # 150 tick marks would cost ~15 KB
+        ax.set_title(text(figure_id, "panel", lang, d=dk))
+        ax.set_xticks(range(0, len(runs["step"]) + 1, 100))
+        ax.grid(True, lw=0.5)
+    axes[1].set_xlabel(text(figure_id, "step", lang))
+    axes[0].set_ylabel(text(figure_id, "ylabel", lang))
+    handles, labels = axes[0].get_legend_handles_labels()
+    band = text(figure_id, "band", lang, n=len(runs["seed"]))
+    legend = fig.legend(
+        handles, labels, loc="outside lower center", ncol=3, title=band, title_fontsize=9
+    )
+    legend.get_title().set_color(pal.muted)
+    fig.suptitle(text(figure_id, "title", lang), fontweight="bold")
+    return fig, axes

@@ -20,7 +20,19 @@ FIGURE_IDS = (
     "softmax-curve",
     "temperature",
     "multi-head-diagram",
+    "training-loss",
+    "training-entropy",
+    "training-gradient",
 )
+
+
+# Core modules beyond tensors/attention/stats that a figure's data needs, so that editing
+# them re-renders those figures (and only those). Read by the cache without importing.
+EXTRA_SOURCES = {
+    "training-loss": ("training.py",),
+    "training-entropy": ("training.py",),
+    "training-gradient": ("training.py",),
+}
 
 
 @dataclass(frozen=True)

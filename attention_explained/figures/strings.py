@@ -66,7 +66,7 @@ STRINGS: dict[str, dict[str, dict[str, str]]] = {
         },
         "entropy": {"ko": "행 엔트로피 (nats)", "en": "row entropy (nats)"},
         "max_weight": {"ko": "행 최대 가중치", "en": "row max weight"},
-        "uniform": {"ko": "균등 분포: log {n}", "en": "uniform: log {n}"},
+        "uniform": {"ko": "균등: log {n}", "en": "uniform: log {n}"},
         "uniform_max": {"ko": "균등 분포: 1/{n}", "en": "uniform: 1/{n}"},
         "title": {
             "ko": "스케일링이 없으면 소프트맥스가 포화된다 (n = {n})",
@@ -165,6 +165,84 @@ STRINGS: dict[str, dict[str, dict[str, str]]] = {
         "title": {"ko": "멀티 헤드 어텐션 (Vaswani et al., 2017)", "en": "Multi-head attention"},
     },
 }
+
+
+# The training comparison (attention_explained/training.py). Its three figures share the legend
+# and axis labels; each id keeps its own copy, because a figure's cache key covers only its own
+# strings (and "common").
+_TRAINING_SHARED: dict[str, dict[str, str]] = {
+    "none": {"ko": "스케일링 없음", "en": "no scaling"},
+    "sqrt": {"ko": "÷√d_k", "en": "÷√d_k"},
+    "qknorm": {"ko": "QK-norm (g 학습)", "en": "QK-norm (learned g)"},
+    "panel": {"ko": "d_k = {d}", "en": "d_k = {d}"},
+    "step": {"ko": "학습 스텝", "en": "training step"},
+    "band": {
+        "ko": "시드 {n}개의 중앙값, 띠: 최소–최대",
+        "en": "median of {n} seeds, band: min–max",
+    },
+}
+STRINGS.update(
+    {
+        "training-loss": {
+            **_TRAINING_SHARED,
+            "alt": {
+                "ko": "세 패널(d_k = 16, 128, 1024)에 학습 스텝에 따른 손실을 스케일링 방식마다 "
+                "그렸다. d_k = 16에서는 세 방식이 거의 함께 떨어진다. d_k가 커질수록 스케일링 "
+                "없는 어텐션의 손실은 늦게 떨어지고 더 높은 곳에서 멈춘다. 끝에서 가장 낮은 것은 "
+                "QK-norm, 그다음이 ÷√d_k이다.",
+                "en": "Three panels (d_k = 16, 128, 1024) of training loss against step for each "
+                "scaling. At d_k = 16 the three fall almost together. As d_k grows, the loss of "
+                "unscaled attention falls later and levels off higher. QK-norm ends lowest, "
+                "÷√d_k next.",
+            },
+            "ylabel": {"ko": "손실", "en": "loss"},
+            "title": {
+                "ko": "학습 손실: d_k가 크면 스케일링 없는 어텐션이 뒤처진다",
+                "en": "Training loss: without scaling, attention lags at large d_k",
+            },
+        },
+        "training-entropy": {
+            **_TRAINING_SHARED,
+            "alt": {
+                "ko": "세 패널(d_k = 16, 128, 1024)에 어텐션 행 엔트로피를 학습 스텝에 대해 "
+                "그렸다. ÷√d_k와 QK-norm은 최댓값 log 16 가까이에서 시작해 학습하면서 천천히 "
+                "내려온다. 스케일링 없는 어텐션은 처음부터 낮고(d_k가 클수록 더 낮다) 곧 0에 "
+                "붙는다.",
+                "en": "Three panels (d_k = 16, 128, 1024) of the attention rows' entropy against "
+                "step. ÷√d_k and QK-norm start near the maximum, log 16, and come down slowly "
+                "as they learn. Unscaled attention starts low, lower for larger d_k, and soon "
+                "sits at 0.",
+            },
+            "ylabel": {"ko": "행 엔트로피 (nats)", "en": "row entropy (nats)"},
+            "uniform": {"ko": "균등: log {n}", "en": "uniform: log {n}"},
+            "title": {
+                "ko": "행 엔트로피: 스케일링이 없으면 처음부터 포화된다",
+                "en": "Row entropy: without scaling attention starts saturated",
+            },
+        },
+        "training-gradient": {
+            **_TRAINING_SHARED,
+            "alt": {
+                "ko": "세 패널(d_k = 16, 128, 1024)에 W_Q와 W_K의 기울기 노름을 로그 축으로 "
+                "그렸다. 스케일링 없는 어텐션은 처음에는 다른 두 방식보다 기울기가 크다. d_k = "
+                "1024에서는 학습이 진행되면서 크게 요동치며 몇 자릿수 아래로 떨어진다. ÷√d_k와 "
+                "QK-norm은 비교적 평평하게 유지된다.",
+                "en": "Three panels (d_k = 16, 128, 1024) of the gradient norm of W_Q and W_K on a "
+                "log scale. Unscaled attention starts with a larger gradient than the other "
+                "two. At d_k = 1024 it then swings wildly and drops by orders of magnitude as "
+                "training goes on. ÷√d_k and QK-norm stay comparatively flat.",
+            },
+            "ylabel": {
+                "ko": "W_Q, W_K의 기울기 노름 (로그 축)",
+                "en": "gradient norm of W_Q, W_K (log scale)",
+            },
+            "title": {
+                "ko": "쿼리·키 투영의 기울기",
+                "en": "The gradient reaching the query and key projections",
+            },
+        },
+    }
+)
 
 
 def text(figure_id: str, key: str, lang: str, **fields) -> str:
