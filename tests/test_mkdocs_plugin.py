@@ -30,6 +30,9 @@ def make_site(root: Path, **replacements: str) -> Path:
     shutil.copytree(FIXTURE, root, dirs_exist_ok=True)
     config = (root / "mkdocs.yml").read_text(encoding="utf-8")
     config = config.replace("cache_dir: .cache", f"cache_dir: {CACHE}")
+    # The real site's theme fix-ups (no per-page hreflang links that make Material fetch
+    # sitemaps that do not exist), so a browser on the fixture sees what it would on the site.
+    config += f"hooks:\n  - {REPO / 'overrides' / 'hooks.py'}\n"
     for old, new in replacements.items():
         config = config.replace(old, new)
     (root / "mkdocs.yml").write_text(config, encoding="utf-8")
