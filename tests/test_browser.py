@@ -315,6 +315,21 @@ def test_page_renders_cleanly(built_site, server, open_session, lang, path):
     )
     if tex_errors:
         problems.append(f"MathJax TeX errors: {tex_errors[:5]}")
+    # A backslash drawn inside typeset math is a macro MathJax left as text (e.g. \_ in \texttt).
+    stray = page.evaluate(
+        """() => [...document.querySelectorAll('mjx-container')]
+            .map(e => e.innerText).filter(t => t.includes(String.fromCharCode(92))).slice(0, 5)"""
+    )
+    if stray:
+        problems.append(f"backslashes drawn inside typeset math: {stray}")
+    # Display math wider than the text column is cut off for the reader.
+    wide = page.evaluate(
+        """() => [...document.querySelectorAll('mjx-container[display="true"]')]
+            .filter(e => e.scrollWidth > e.parentElement.clientWidth + 2)
+            .map(e => e.parentElement.textContent.trim().slice(0, 60))"""
+    )
+    if wide:
+        problems.append(f"display math wider than the column: {wide}")
     text = visible_text_without_code(page)
     raw = [token for token in RAW_TEX if token in text] + RAW_INLINE_MATH.findall(text)[:5]
     if raw:
