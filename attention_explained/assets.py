@@ -175,7 +175,13 @@ class Worker:
             command.append("--data")
         if figures:
             command += ["--figures", *figures]
-        env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": os.environ.get("TF_CPP_MIN_LOG_LEVEL", "2")}
+        env = {
+            **os.environ,
+            "TF_CPP_MIN_LOG_LEVEL": os.environ.get("TF_CPP_MIN_LOG_LEVEL", "2"),
+            # One malloc arena instead of 8 per core: TensorFlow's thread pools otherwise
+            # leave ~30 MB of fragmentation in a process that is already ~600 MB.
+            "MALLOC_ARENA_MAX": os.environ.get("MALLOC_ARENA_MAX", "1"),
+        }
         self.process = subprocess.Popen(
             command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env
         )

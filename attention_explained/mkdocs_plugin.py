@@ -68,6 +68,7 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
 
     # -- once per build: start everything stale, in parallel ---------------------------------
     def on_config(self, config: MkDocsConfig):
+        self._separate_notebook_html_cache(config)
         if self._started:  # i18n replays on_config for every language
             return config
         from attention_explained.assets import AssetCache
@@ -95,6 +96,20 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
             self.runner.start()
         self._docs_dir = docs_dir
         return config
+
+    def _separate_notebook_html_cache(self, config: MkDocsConfig) -> None:
+        """Give mkdocs-jupyter's rendered-HTML cache one folder per language.
+
+        Its post-build step deletes every entry the current build did not use, and with
+        i18n each language is a separate build, so a shared folder lost the other
+        language's pages every time (mkdocs-jupyter 0.26).
+        """
+        jupyter = config.plugins.get("mkdocs-jupyter")
+        if jupyter is None or not jupyter.config.get("cache"):
+            return
+        lang, _ = _languages(config)
+        root = Path(config.config_file_path or ".").resolve().parent
+        jupyter.config["cache_dir"] = str(root / self.config.cache_dir / "notebook-html" / lang)
 
     def _wait_worker(self) -> None:
         if self._worker_checked:
@@ -136,7 +151,7 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
         if self.runner is not None:
             for file in files.documentation_pages():
                 source = Path(file.abs_src_path or "")
-                if source in self.runner.notebooks:
+                if source in self.runner.keys:
                     file.abs_src_path = str(self.runner.output_path(source))
         return files
 
@@ -191,7 +206,7 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
     @event_priority(100)
     def on_pre_page(self, page, config: MkDocsConfig, files: Files):
         if self.runner is not None and page.file.abs_src_path:
-            for source in self.runner.notebooks:
+            for source in self.runner.sources:
                 if str(self.runner.output_path(source)) == page.file.abs_src_path:
                     from attention_explained.notebooks import NotebookError
 
@@ -277,7 +292,8 @@ def _languages(config: MkDocsConfig) -> tuple[str, str]:
     if i18n is None:
         lang = config.theme.get("language") or "en"
         return lang, lang
-    return i18n.current_language, i18n.default_language
+    # Before i18n's own on_config has run, the build is the default language's.
+    return i18n.current_language or i18n.default_language, i18n.default_language
 
 
 NOTEBOOK_HEADING = re.compile(r'<h([1-6]) id="([^"]*)"')

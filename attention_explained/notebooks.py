@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import os
+import re
 import tempfile
 import threading
 from concurrent.futures import Future
@@ -27,12 +28,25 @@ def _read(path: Path):
     return jupytext.read(path)
 
 
-def code_key(notebook) -> str:
+CODE_CELL = re.compile(r"^```python[^\n]*\n(.*?)\n?^```", re.S | re.M)
+KERNEL_NAME = re.compile(r"^kernelspec:\n(?:[ \t]+.*\n)*?[ \t]+name: *(\S+)", re.M)
+
+
+def code_cells(text: str) -> list[str]:
+    """The code cells of a jupytext Markdown notebook, read without jupytext (fast path)."""
+    return CODE_CELL.findall(text)
+
+
+def code_key(text: str) -> str:
     """Changes with the code cells, the kernel, and the package code they can reach."""
-    code = [cell.source for cell in notebook.cells if cell.cell_type == "code"]
-    kernel = notebook.metadata.get("kernelspec", {}).get("name", "python3")
+    code = code_cells(text)
+    kernel = KERNEL_NAME.search(text)
     uses_figures = any("attention_explained.figures" in c for c in code)
-    return _hash(kernel, package_source_key(include_figures=uses_figures), *code)
+    return _hash(
+        kernel.group(1) if kernel else "python3",
+        package_source_key(include_figures=uses_figures),
+        *code,
+    )
 
 
 def stem(path: Path) -> str:
@@ -118,12 +132,19 @@ class NotebookRunner:
         os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
         self.cache_root = Path(cache_root) / "notebooks"
         self.timeout = timeout
-        self.notebooks = {src: _read(src) for src in sources}
-        self.keys = {src: code_key(nb) for src, nb in self.notebooks.items()}
+        self.sources = list(sources)
+        self.keys = {src: code_key(src.read_text(encoding="utf-8")) for src in self.sources}
+        self._parsed: dict[Path, object] = {}
         self._runs: dict[str, Future] = {}
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self.executed: list[Path] = []
+
+    def notebook(self, source: Path):
+        """The parsed notebook; jupytext runs only when a notebook must be executed."""
+        if source not in self._parsed:
+            self._parsed[source] = _read(source)
+        return self._parsed[source]
 
     def output_path(self, source: Path) -> Path:
         """Where the executed ``.ipynb`` for ``source`` lives (known before it exists)."""
@@ -134,7 +155,7 @@ class NotebookRunner:
         if self._thread is not None:
             return
         todo = {}
-        for source in self.notebooks:
+        for source in self.sources:
             key = self.keys[source]
             if not self.output_path(source).is_file() and key not in self._runs:
                 self._runs[key] = Future()  # the other language with the same code shares it
@@ -150,8 +171,8 @@ class NotebookRunner:
         session = None
         try:
             names = {
-                nb.metadata.get("kernelspec", {}).get("name", "python3")
-                for nb in self.notebooks.values()
+                self.notebook(src).metadata.get("kernelspec", {}).get("name", "python3")
+                for src in todo.values()
             }
             session = _KernelSession(names.pop() if len(names) == 1 else "python3", self.timeout)
             for key, source in todo.items():
@@ -159,7 +180,7 @@ class NotebookRunner:
                     self._runs[key].cancel()
                     continue
                 try:
-                    self._runs[key].set_result(session.execute(self.notebooks[source], source))
+                    self._runs[key].set_result(session.execute(self.notebook(source), source))
                 except Exception as exc:
                     self._runs[key].set_exception(exc)
         except Exception as exc:  # the kernel did not start: every waiting notebook fails
@@ -181,7 +202,7 @@ class NotebookRunner:
             return path
         self.start()
         executed = self._runs[self.keys[source]].result()
-        merged = _merge_outputs(self.notebooks[source], executed)
+        merged = _merge_outputs(self.notebook(source), executed)
         path.parent.mkdir(parents=True, exist_ok=True)
         handle, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
         with os.fdopen(handle, "w", encoding="utf-8") as out:
@@ -192,4 +213,4 @@ class NotebookRunner:
     def close(self) -> None:
         """Stop pending work and drop day-old notebooks that no current source maps to."""
         self._stop.set()
-        _prune(self.cache_root, "", *(self.output_path(s).parent for s in self.notebooks))
+        _prune(self.cache_root, "", *(self.output_path(s).parent for s in self.sources))

@@ -80,6 +80,7 @@ class Workspace:
         self.root = root
         shutil.copytree(REPO / "docs", root / "docs")
         shutil.copy2(REPO / "mkdocs.yml", root / "mkdocs.yml")
+        shutil.copytree(REPO / "overrides", root / "overrides")
         shutil.copytree(
             REPO / "attention_explained",
             root / "attention_explained",

@@ -8,7 +8,13 @@ import jupytext
 import nbformat
 import pytest
 
-from attention_explained.notebooks import NotebookError, NotebookRunner, code_key, stem
+from attention_explained.notebooks import (
+    NotebookError,
+    NotebookRunner,
+    code_cells,
+    code_key,
+    stem,
+)
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 FRONT = """---
@@ -41,17 +47,23 @@ def test_stem_drops_the_language_suffix():
 
 @pytest.mark.parametrize("name", ["heatmaps", "sweep-and-keras"])
 def test_site_notebooks_share_their_code_between_languages(name):
-    ko = jupytext.read(DOCS / "notebooks" / f"{name}.md")
-    en = jupytext.read(DOCS / "notebooks" / f"{name}.en.md")
-    assert code_key(ko) == code_key(en), "code cells must be identical so one run serves both"
+    ko_text = (DOCS / "notebooks" / f"{name}.md").read_text(encoding="utf-8")
+    en_text = (DOCS / "notebooks" / f"{name}.en.md").read_text(encoding="utf-8")
+    assert code_key(ko_text) == code_key(en_text), "identical code cells: one run serves both"
+    ko, en = jupytext.reads(ko_text, fmt="md"), jupytext.reads(en_text, fmt="md")
     markdown = lambda nb: [c.source for c in nb.cells if c.cell_type == "markdown"]  # noqa: E731
     assert markdown(ko) != markdown(en)
+    # The fast key reads code cells with a regex; it must see exactly what jupytext sees.
+    assert code_cells(ko_text) == [c.source for c in ko.cells if c.cell_type == "code"]
 
 
 def test_code_key_follows_code_not_prose(tmp_path):
-    a = jupytext.read(notebook(tmp_path, "a.md", "A", "x = 1"))
-    b = jupytext.read(notebook(tmp_path, "b.md", "B, other prose", "x = 1"))
-    c = jupytext.read(notebook(tmp_path, "c.md", "A", "x = 2"))
+    read = lambda *args: notebook(tmp_path, *args).read_text(encoding="utf-8")  # noqa: E731
+    a, b, c = (
+        read("a.md", "A", "x = 1"),
+        read("b.md", "B, other", "x = 1"),
+        read("c.md", "A", "x = 2"),
+    )
     assert code_key(a) == code_key(b) != code_key(c)
 
 
