@@ -7,9 +7,7 @@ unscaled logits have std ≈ √(1.25·d_k) ≈ 36 at d_k = 1024, while ÷√d_k
 
 from __future__ import annotations
 
-import ast
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -158,14 +156,3 @@ def test_seeds_share_data_and_weights_across_scalings():
 def test_bad_arguments_name_the_argument(kwargs, error, match):
     with pytest.raises(error, match=match):
         training.run_grid(**kwargs)
-
-
-def test_training_source_imports_neither_matplotlib_nor_mkdocs():
-    path = Path(training.__file__)
-    imported = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            imported |= {alias.name.split(".")[0] for alias in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            imported.add(node.module.split(".")[0])
-    assert not imported & {"matplotlib", "mkdocs"}, imported
