@@ -256,6 +256,13 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
         return name
 
     def on_env(self, env, config: MkDocsConfig, files: Files):
+        # Compiled theme templates survive between builds (jinja2 checks each template's
+        # source checksum), so a warm build does not recompile Material for each language.
+        from jinja2 import FileSystemBytecodeCache
+
+        jinja_cache = self.cache.root / "jinja"
+        jinja_cache.mkdir(parents=True, exist_ok=True)
+        env.bytecode_cache = FileSystemBytecodeCache(str(jinja_cache))
         self._wait_worker()  # figures must exist before MkDocs copies static files
         return env
 
