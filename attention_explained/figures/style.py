@@ -233,7 +233,3 @@ def compact_svg(svg: str) -> str:
     """Shorter path data, coarser glyph grids, short ids, no indentation: the same drawing."""
     svg = _GLYPH.sub(_coarser_glyph, _PATH_DATA.sub(_compact_path, svg))
     return _renumber_ids(re.sub(r">\s+<", "><", _TRANSLATE.sub(_round_translate, svg)))
-
-
-def save(fig, path: Path, fmt: str) -> None:
-    path.write_bytes(to_bytes(fig, fmt))
