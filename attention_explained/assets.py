@@ -41,7 +41,14 @@ FIGURE_SHARED_FILES = (
     "figures/_data.py",
     "figures/_plots.py",
 )
-DATA_FILES = ("quantities.py", "equivalence.py", "explorer.py", "training.py", "figures/_data.py")
+DATA_FILES = (
+    "quantities.py",
+    "claims.py",
+    "equivalence.py",
+    "explorer.py",
+    "training.py",
+    "figures/_data.py",
+)
 VERSIONED = ("tensorflow-cpu", "tensorflow", "keras", "numpy", "matplotlib", "koreanize-matplotlib")
 
 
@@ -127,6 +134,7 @@ class AssetCache:
         self.data_dir = self.data_root / data_key()
         self.numbers_path = self.data_dir / "numbers.json"
         self.explorer_path = self.data_dir / "explorer-reference.json"
+        self.claims_path = self.data_dir / "claims.json"
 
     def figure_dir(self, figure_id: str) -> Path:
         return self.figure_root / f"{figure_id}-{self.keys[figure_id]}"
@@ -148,6 +156,9 @@ class AssetCache:
 
     def load_numbers(self) -> dict[str, str]:
         return json.loads(self.numbers_path.read_text(encoding="utf-8"))
+
+    def load_claims(self) -> dict[str, dict]:
+        return json.loads(self.claims_path.read_text(encoding="utf-8"))
 
 
 class Worker:

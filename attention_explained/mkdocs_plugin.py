@@ -159,6 +159,8 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
     def on_page_markdown(self, markdown: str, page, config: MkDocsConfig, files: Files):
         if "{{" in markdown and "ae:" in markdown:
             markdown = self._expand_numbers(markdown, page.file.src_uri)
+        if "claim:" in markdown:
+            markdown = self._check_claims(markdown, page.file.src_uri)
         lang, _ = _languages(config)
         return FIGURE_LINE.sub(
             lambda m: self._figure_markdown(m, lang, page.file.src_uri), markdown
@@ -187,6 +189,18 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
                 f"attention-explained: malformed {{{{ae:...}}}} placeholder in {where}"
             )
         return expanded
+
+    def _check_claims(self, markdown: str, where: str) -> str:
+        from attention_explained.sitebuild.claims import ClaimError, check_claims
+
+        if self._numbers is None:
+            self._expand_numbers("", where)  # waits for the numbers and their verdicts
+        if getattr(self, "_verdicts", None) is None:
+            self._verdicts = self.cache.load_claims()
+        try:
+            return check_claims(markdown, self._verdicts, where)
+        except ClaimError as exc:
+            raise PluginError(f"attention-explained: {exc}") from exc
 
     def _figure_markdown(self, match: re.Match, lang: str, where: str) -> str:
         alt, figure_id = match.group(1), match.group(2)

@@ -7,6 +7,7 @@ So text, figures and notebooks can never disagree about a number.
 from __future__ import annotations
 
 import math
+from functools import cache
 
 import numpy as np
 
@@ -18,8 +19,19 @@ SCALES = ("none", "sqrt", "unit")
 _MINUS = "\u2212"
 
 
-def _fmt(value: float, spec: str) -> str:
-    return format(value, spec).replace("-", _MINUS)
+class Number(str):
+    """A number as the prose prints it, keeping the value it was printed from (for claims)."""
+
+    value: float
+
+    def __new__(cls, value: float, spec: str) -> Number:
+        text = super().__new__(cls, format(value, spec).replace("-", _MINUS))
+        text.value = float(value)
+        return text
+
+
+def _fmt(value: float, spec: str) -> Number:
+    return Number(value, spec)
 
 
 def _heatmap_numbers(out: dict[str, str]) -> None:
@@ -144,6 +156,19 @@ def _training_numbers(out: dict[str, str]) -> None:
 
 def compute() -> dict[str, str]:
     """All named numbers, already formatted for the prose (Unicode minus, fixed decimals)."""
+    return {name: str(text) for name, text in _measure().items()}
+
+
+def values() -> dict[str, float]:
+    """The same names as :func:`compute`, unrounded: what the claims are checked against."""
+    return {
+        name: text.value if isinstance(text, Number) else float(text)
+        for name, text in _measure().items()
+    }
+
+
+@cache
+def _measure() -> dict[str, str]:
     out: dict[str, str] = {
         "n": str(LENGTH),
         "seeds": str(len(SEEDS)),

@@ -56,8 +56,9 @@ def main(argv: list[str] | None = None) -> int:
                 out = args.out / "figures" / figure_id
                 drawings.append(pool.submit(_draw, figure_id, get(figure_id).data(), out))
         if args.data:
+            from attention_explained.claims import evaluate_all
             from attention_explained.explorer import reference_cases
-            from attention_explained.quantities import compute
+            from attention_explained.quantities import compute, values
 
             data = args.out / "data"
             data.mkdir(parents=True)
@@ -65,6 +66,8 @@ def main(argv: list[str] | None = None) -> int:
             (data / "numbers.json").write_text(payload, encoding="utf-8")
             reference = json.dumps(reference_cases(), indent=1)
             (data / "explorer-reference.json").write_text(reference, encoding="utf-8")
+            verdicts = json.dumps(evaluate_all(values()), ensure_ascii=False, indent=1)
+            (data / "claims.json").write_text(verdicts, encoding="utf-8")
             print(DATA_READY, flush=True)
         for drawing in drawings:
             drawing.result()
