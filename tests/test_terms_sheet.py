@@ -1,0 +1,23 @@
+"""The term sheet parser reads CONTRIBUTING.md's table and refuses a broken one."""
+
+from __future__ import annotations
+
+import pytest
+
+from attention_explained.sitebuild.terms import load_term_sheet
+
+
+def test_sheet_lists_terms_with_their_search_variants():
+    terms = {t.term: t for t in load_term_sheet()}
+    assert "그래디언트" in terms["기울기"].variants
+    assert all("`" not in v for t in terms.values() for v in t.variants)
+
+
+def test_missing_or_malformed_sheet_is_refused(tmp_path):
+    path = tmp_path / "C.md"
+    path.write_text("# nothing here\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="no '## Korean term sheet'"):
+        load_term_sheet(path)
+    path.write_text("## Korean term sheet\n\n| a | b |\n|---|---|\n| x | y |\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="2 cells"):
+        load_term_sheet(path)
