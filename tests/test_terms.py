@@ -178,6 +178,30 @@ def test_figure_strings_are_read_from_the_ko_entries(tmp_path, terms):
     assert [p.split(": ")[0].rsplit(":", 1)[1] for p in problems] == ["1", "3"]
 
 
+# 임베딩 차원 is d_model only: "임베딩 차원 d" for the width of q and k is the misuse to catch.
+EMBEDDING_MISUSE = re.compile(r"임베딩 차원\s*\$?d(?!_?\\?(?:text)?\{?model)")
+
+
+def embedding_violations(lines: list[Line]) -> list[str]:
+    return [
+        f"{line.where()}: '임베딩 차원' names d_model only; for the width of q and k "
+        "(d, d_k) write '헤드 차원'"
+        for line in lines
+        if EMBEDDING_MISUSE.search(line.text)
+    ]
+
+
+def test_embedding_check_tells_d_model_from_d(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text(
+        "임베딩 차원 $d_\\text{model}$은 512입니다.\n임베딩 차원 d_model\n"
+        "임베딩 차원(embedding dimension)\n임베딩 차원 d (쿼리·키 폭)\n임베딩 차원 $d$\n",
+        encoding="utf-8",
+    )
+    problems = embedding_violations(_markdown_lines(page))
+    assert [p.split(": ")[0].rsplit(":", 1)[1] for p in problems] == ["4", "5"], problems
+
+
 # -- the site follows the sheet ------------------------------------------------------------
 
 
@@ -186,12 +210,14 @@ def test_korean_pages_use_only_sheet_terms(terms):
     for page in _korean_pages():
         if page == GLOSSARY:
             continue
-        problems += variant_violations(_markdown_lines(page), terms)
+        lines = _markdown_lines(page)
+        problems += variant_violations(lines, terms) + embedding_violations(lines)
     assert not problems, "\n".join(problems)
 
 
 def test_korean_figure_strings_use_only_sheet_terms(terms):
-    problems = variant_violations(_korean_figure_strings(), terms)
+    lines = _korean_figure_strings()
+    problems = variant_violations(lines, terms) + embedding_violations(lines)
     assert not problems, "\n".join(problems)
 
 
