@@ -178,6 +178,20 @@ def _unscaled_one_hot(v: Mapping[str, float]) -> bool:
     return v["sweep.max_weight.d1024.none"] > 0.95
 
 
+@claim(
+    "index.pattern_holds_over_seeds",
+    statement="over all seeds the seed-0 picture holds: unscaled d = 1024 max weight > 0.95, "
+    "÷√d max weight 0.4–0.8 at both widths, ÷(3√d) entropy above 80% of log n",
+    counterexample={"sweep.max_weight.d10.sqrt": 0.95},
+)
+def _pattern_over_seeds(v: Mapping[str, float]) -> bool:
+    return (
+        v["sweep.max_weight.d1024.none"] > 0.95
+        and all(0.4 < v[f"sweep.max_weight.d{d}.sqrt"] < 0.8 for d in _WIDTHS)
+        and all(v[f"sweep.entropy.d{d}.unit"] > 0.8 * v["theory.log_n"] for d in _WIDTHS)
+    )
+
+
 # scaled-dot-product.md
 
 
@@ -231,6 +245,26 @@ def _heatmap_panels(v: Mapping[str, float]) -> bool:
         v["heatmap.max_weight.d1024.none"] > 0.95
         and all(0.4 < v[f"heatmap.max_weight.d{d}.sqrt"] < 0.8 for d in _WIDTHS)
         and all(v[f"heatmap.entropy.d{d}.unit"] > 0.8 * v["theory.log_n"] for d in _WIDTHS)
+    )
+
+
+@claim(
+    "saturation.ranges_like_the_note",
+    statement="the seed-0 logit ranges show the note's pattern: hundreds either side of 0 for "
+    "raw d = 1024, tens for raw d = 10, about ten (5 to 20) for both ÷√d cases",
+    counterexample={"heatmap.max.d1024.none": 40.0},
+)
+def _ranges_like_note(v: Mapping[str, float]) -> bool:
+    def extreme(d: int, s: str) -> float:
+        return max(abs(v[f"heatmap.min.d{d}.{s}"]), abs(v[f"heatmap.max.d{d}.{s}"]))
+
+    def both_sides(d: int, s: str, low: float, high: float) -> bool:
+        return all(low <= abs(v[f"heatmap.{m}.d{d}.{s}"]) < high for m in ("min", "max"))
+
+    return (
+        both_sides(1024, "none", 100, 1000)
+        and both_sides(10, "none", 10, 100)
+        and all(5 <= extreme(d, "sqrt") <= 20 for d in _WIDTHS)
     )
 
 
