@@ -154,6 +154,25 @@ def _training_numbers(out: dict[str, str]) -> None:
                 out[f"{prefix}.quiet_steps.{key}"] = _fmt(100 * quiet[i, k], ".0f")
 
 
+def _figure_numbers(out: dict[str, str]) -> None:
+    """Unquoted helpers for the figures' alt-text claims (``ALT_CLAIMS`` in figures/strings.py).
+
+    The logit-variance figure plots every sweep width; its alt text says the measured points
+    sit on the theory line, so the claim reads the worst relative deviation over all of them
+    (÷√d divides measurement and theory alike, so one number covers both series).
+    """
+    from attention_explained import logit_variance, make_dot_product_tensor
+    from attention_explained.figures import _data
+
+    worst = 0.0
+    for dim in _data.SWEEP_DIMS:
+        entries = np.concatenate(
+            [make_dot_product_tensor(LENGTH, dim, seed=s).numpy().ravel() for s in SEEDS]
+        )
+        worst = max(worst, abs(entries.var() / logit_variance(dim) - 1))
+    out["figures.variance_max_rel_dev"] = _fmt(worst, ".3f")
+
+
 def compute() -> dict[str, str]:
     """All named numbers, already formatted for the prose (Unicode minus, fixed decimals)."""
     return {name: str(text) for name, text in _measure().items()}
@@ -182,6 +201,7 @@ def _measure() -> dict[str, str]:
         _self_attention_numbers,
         _keras_numbers,
         _training_numbers,
+        _figure_numbers,
     ):
         part(out)
     return dict(sorted(out.items()))
