@@ -80,5 +80,6 @@ def training_panels(figure_id: str, runs, metric: str, lang: str, pal, *, log_y:
         handles, labels, loc="outside lower center", ncol=3, title=band, title_fontsize=9
     )
     legend.get_title().set_color(pal.muted)
-    fig.suptitle(text(figure_id, "title", lang), fontweight="bold")
+    title = text(figure_id, "title", lang)
+    fig.suptitle(title, fontweight="bold", **mixed_font(title))
     return fig, axes

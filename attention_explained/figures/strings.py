@@ -323,8 +323,8 @@ STRINGS.update(
             },
             "ylabel": {"ko": "손실", "en": "loss"},
             "title": {
-                "ko": "학습 손실: d_k가 크면 스케일링 없는 어텐션이 뒤처진다",
-                "en": "Training loss: without scaling, attention lags at large d_k",
+                "ko": "학습 손실: $d_k$가 크면 스케일링 없는 어텐션이 뒤처진다",
+                "en": "Training loss: without scaling, attention lags at large $d_k$",
             },
         },
         "training-entropy": {
