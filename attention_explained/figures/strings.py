@@ -87,7 +87,7 @@ STRINGS: dict[str, dict[str, dict[str, str]]] = {
         "xlabel": {"ko": "로짓", "en": "logit"},
         "title": {
             "ko": "로짓의 퍼짐은 √d에 비례하고, ÷√d 뒤에는 d와 상관없다",
-            "en": "The logits spread in proportion to √d; after ÷√d, not at all with d",
+            "en": "The spread of the logits grows with √d; ÷√d takes it away",
         },
         "subtitle": {
             "ko": "A, B ~ U[−3, 3] 독립, {n}×{n} 로짓 × 시드 {seeds}개 = 패널마다 {total}개\n"
