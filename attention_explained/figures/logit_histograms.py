@@ -49,7 +49,7 @@ def draw(data, lang: str, theme: str):
     dims, columns = _data.HEATMAP_DIMS, ("raw", "sqrt")
     with themed(theme) as pal:
         fig, axes = plt.subplots(
-            len(dims), 2, figsize=(7.6, 5.6), layout="constrained", sharex="col", squeeze=False
+            len(dims), 2, figsize=(7.4, 5.8), layout="constrained", sharex="col", squeeze=False
         )
         for c, column in enumerate(columns):
             reach = REACH * max(theory_std(data, d, column) for d in dims)
@@ -68,8 +68,8 @@ def draw(data, lang: str, theme: str):
                     lw=0,
                 )
                 ax.hist(values, bins=edges, density=True, histtype="step", color=colour, lw=1.2)
-                for x in (-sigma, sigma):
-                    ax.axvline(x, color=pal.text, ls="--", lw=1.0)
+                peak = np.histogram(values, bins=edges, density=True)[0].max()
+                ax.vlines([-sigma, sigma], 0, 1.04 * peak, color=pal.text, ls="--", lw=1.0)
                 label = text(ID, f"sigma_{column}", lang)
                 note = text(
                     ID, "measured", lang, theory=label, sigma=sigma, std=float(np.std(values))
@@ -81,12 +81,12 @@ def draw(data, lang: str, theme: str):
                     transform=ax.transAxes,
                     ha="right",
                     va="top",
-                    fontsize=9.5,
+                    fontsize=10.5,
                     color=pal.text,
                     **mixed_font(note),
                 )
                 ax.set_xlim(-reach, reach)
-                ax.set_ylim(0, None)
+                ax.set_ylim(0, 1.6 * peak)  # room for the note above the bars
                 ax.set_yticks([])
                 ax.spines["left"].set_visible(False)
                 ax.grid(True, axis="x", lw=0.5)
@@ -107,5 +107,5 @@ def draw(data, lang: str, theme: str):
             seeds=len(_data.SWEEP_SEEDS),
             total=_data.LENGTH**2 * len(_data.SWEEP_SEEDS),
         )
-        fig.supxlabel(sub, fontsize=9, color=pal.muted, **mixed_font(sub))
+        fig.supxlabel(sub, fontsize=10, color=pal.muted, **mixed_font(sub))
     return fig
