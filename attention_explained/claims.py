@@ -119,3 +119,202 @@ def _qknorm_lowest(v: Mapping[str, float]) -> bool:
         < min(v[f"training.final_loss.d{dk}.{other}"] for other in ("none", "sqrt"))
         for dk in (16, 128, 1024)
     )
+
+
+def _training(v: Mapping[str, float], metric: str, dk: int, scaling: str, opt: str = "") -> float:
+    return v[f"training.{opt + '.' if opt else ''}{metric}.d{dk}.{scaling}"]
+
+
+@claim(
+    "training.unscaled_init_entropy_falls_with_dk",
+    statement="without scaling, the step-0 attention entropy is lower at larger d_k, and at "
+    "d_k = 1024 it is below 5% of log n (weight on a single item)",
+    counterexample={"training.init_entropy.d1024.none": 0.9},
+)
+def _unscaled_init_entropy(v: Mapping[str, float]) -> bool:
+    e = [_training(v, "init_entropy", dk, "none") for dk in (16, 128, 1024)]
+    return e[0] > e[1] > e[2] and e[2] < 0.05 * v["training.log_n"]
+
+
+@claim(
+    "training.entropy_figure",
+    statement="at every d_k, unscaled attention starts with a lower entropy than ÷√d_k and "
+    "QK-norm and ends below 0.05 nats; ÷√d_k and QK-norm start above 80% of log n",
+    counterexample={"training.final_entropy.d128.none": 0.5},
+)
+def _entropy_figure(v: Mapping[str, float]) -> bool:
+    log_n = v["training.log_n"]
+    return all(
+        _training(v, "init_entropy", dk, "none")
+        < min(_training(v, "init_entropy", dk, s) for s in ("sqrt", "qknorm"))
+        and _training(v, "final_entropy", dk, "none") < 0.05
+        and min(_training(v, "init_entropy", dk, s) for s in ("sqrt", "qknorm")) > 0.8 * log_n
+        for dk in (16, 128, 1024)
+    )
+
+
+@claim(
+    "training.unscaled_starves_examples_at_start",
+    statement="at step 0 and d_k = 1024, far more examples send no gradient without scaling "
+    "than with ÷√d_k (at least a quarter of them, against under 1%)",
+    counterexample={"training.init_starved.d1024.none": 0.5},
+)
+def _starved_at_start(v: Mapping[str, float]) -> bool:
+    return (
+        _training(v, "init_starved", 1024, "none")
+        > 25
+        > 1
+        > _training(v, "init_starved", 1024, "sqrt")
+    )
+
+
+@claim(
+    "training.unscaled_larger_w_gradient",
+    statement="at step 0 and d_k = 1024 the gradient reaching W^Q, W^K is larger without "
+    "scaling than with ÷√d_k (the quoted ratio is above 1)",
+    counterexample={"training.init_gradnorm_ratio.d1024": 0.8},
+)
+def _larger_w_gradient(v: Mapping[str, float]) -> bool:
+    return v["training.init_gradnorm_ratio.d1024"] > 1 and _training(
+        v, "init_gradnorm", 1024, "none"
+    ) > _training(v, "init_gradnorm", 1024, "sqrt")
+
+
+@claim(
+    "training.gradient_figure",
+    statement="the unscaled W-gradient starts largest at every d_k, and at d_k = 1024 it ends "
+    "more than 100 times below its start, while ÷√d_k's shrinks less than 10 times",
+    counterexample={"training.gradnorm_shrink.d1024.none": 20.0},
+)
+def _gradient_figure(v: Mapping[str, float]) -> bool:
+    largest = all(
+        _training(v, "init_gradnorm", dk, "none")
+        > max(_training(v, "init_gradnorm", dk, s) for s in ("sqrt", "qknorm"))
+        for dk in (16, 128, 1024)
+    )
+    return (
+        largest
+        and _training(v, "gradnorm_shrink", 1024, "none") > 100
+        and _training(v, "gradnorm_shrink", 1024, "sqrt") < 10
+    )
+
+
+@claim(
+    "training.starvation_grows_in_training",
+    statement="unscaled at d_k = 1024, more examples send no gradient at the end than at the "
+    "start, and more of the last steps are quiet than with ÷√d_k or QK-norm",
+    counterexample={"training.quiet_steps.d1024.none": 0.0},
+)
+def _starvation_grows(v: Mapping[str, float]) -> bool:
+    return _training(v, "final_starved", 1024, "none") > _training(
+        v, "init_starved", 1024, "none"
+    ) and _training(v, "quiet_steps", 1024, "none") > max(
+        _training(v, "quiet_steps", 1024, s) for s in ("sqrt", "qknorm")
+    )
+
+
+@claim(
+    "training.small_dk_unscaled_learns",
+    statement="at d_k = 16 unscaled attention still learns: accuracy above 90% and within 5 "
+    "points of ÷√d_k, with under 1% of examples starved at step 0",
+    counterexample={"training.final_acc.d16.none": 60.0},
+)
+def _small_dk_learns(v: Mapping[str, float]) -> bool:
+    acc = _training(v, "final_acc", 16, "none")
+    return (
+        acc > 90
+        and _training(v, "final_acc", 16, "sqrt") - acc < 5
+        and _training(v, "init_starved", 16, "none") < 1
+    )
+
+
+@claim(
+    "training.large_dk_unscaled_behind",
+    statement="at d_k = 1024 unscaled attention is clearly behind ÷√d_k: its final loss is "
+    "more than twice as high, its accuracy lower, and its smoothed loss goes below the "
+    "threshold later",
+    counterexample={"training.final_loss.d1024.none": 0.3},
+)
+def _large_dk_behind(v: Mapping[str, float]) -> bool:
+    return (
+        _training(v, "final_loss", 1024, "none") > 2 * _training(v, "final_loss", 1024, "sqrt")
+        and _training(v, "final_acc", 1024, "none") < _training(v, "final_acc", 1024, "sqrt")
+        and _training(v, "first_below", 1024, "none") > _training(v, "first_below", 1024, "sqrt")
+    )
+
+
+@claim(
+    "training.unscaled_still_falling",
+    statement="unscaled at d_k = 1024 the loss has not levelled off: the mean over the last "
+    "100 steps is below the mean over the 100 before, by more than twice ÷√d_k's drop",
+    counterexample={"training.tail_drop.d1024.none": -0.01},
+)
+def _still_falling(v: Mapping[str, float]) -> bool:
+    drop = _training(v, "tail_drop", 1024, "none")
+    return drop > 0 and drop > 2 * _training(v, "tail_drop", 1024, "sqrt")
+
+
+@claim(
+    "training.loss_figure",
+    statement="without scaling the loss goes below the threshold later and ends higher as d_k "
+    "grows (16 → 128 → 1024)",
+    counterexample={"training.first_below.d128.none": 5.0},
+)
+def _loss_figure(v: Mapping[str, float]) -> bool:
+    first = [_training(v, "first_below", dk, "none") for dk in (16, 128, 1024)]
+    final = [_training(v, "final_loss", dk, "none") for dk in (16, 128, 1024)]
+    return first[0] < first[1] < first[2] and final[0] < final[1] < final[2]
+
+
+@claim(
+    "training.frozen_errors_are_most_errors",
+    statement="unscaled at d_k = 1024, most of the wrong examples are frozen (saturated on the "
+    "wrong item): frozen errors are over half of all errors",
+    counterexample={"training.final_stuck.d1024.none": 1.0},
+)
+def _frozen_most(v: Mapping[str, float]) -> bool:
+    errors = 100 - _training(v, "final_acc", 1024, "none")
+    return _training(v, "final_stuck", 1024, "none") > 0.5 * errors
+
+
+@claim(
+    "training.gap_grows_with_dk",
+    statement="the accuracy gap between ÷√d_k and no scaling grows with d_k (16 → 128 → 1024)",
+    counterexample={"training.final_acc.d1024.none": 97.0},
+)
+def _gap_grows(v: Mapping[str, float]) -> bool:
+    gap = [
+        _training(v, "final_acc", dk, "sqrt") - _training(v, "final_acc", dk, "none")
+        for dk in (16, 128, 1024)
+    ]
+    return gap[0] < gap[1] < gap[2]
+
+
+@claim(
+    "training.adam_does_not_undo_saturation",
+    statement="with Adam at d_k = 1024 the unscaled model stays within 3 points of its SGD "
+    "accuracy, below ÷√d_k with Adam, and keeps at least half its SGD frozen errors",
+    counterexample={"training.adam.final_stuck.d1024.none": 0.0},
+)
+def _adam_no_rescue(v: Mapping[str, float]) -> bool:
+    adam = _training(v, "final_acc", 1024, "none", "adam")
+    return (
+        abs(adam - _training(v, "final_acc", 1024, "none")) < 3
+        and adam < _training(v, "final_acc", 1024, "sqrt", "adam")
+        and _training(v, "final_stuck", 1024, "none", "adam")
+        >= 0.5 * _training(v, "final_stuck", 1024, "none")
+    )
+
+
+@claim(
+    "training.adam_scaled_learn_well",
+    statement="with Adam at d_k = 1024, ÷√d_k and QK-norm both reach at least 95% accuracy "
+    "with under 1% frozen errors",
+    counterexample={"training.adam.final_acc.d1024.sqrt": 80.0},
+)
+def _adam_scaled_fine(v: Mapping[str, float]) -> bool:
+    return all(
+        _training(v, "final_acc", 1024, s, "adam") >= 95
+        and _training(v, "final_stuck", 1024, s, "adam") < 1
+        for s in ("sqrt", "qknorm")
+    )

@@ -154,6 +154,49 @@ def _training_numbers(out: dict[str, str]) -> None:
                 out[f"{prefix}.quiet_steps.{key}"] = _fmt(100 * quiet[i, k], ".0f")
 
 
+TRAINING_TAIL = 100  # "still falling": mean loss of the last 100 steps against the 100 before
+TRAINING_BELOW_LOSS = 1.0  # "falls later": first step the smoothed loss is below this
+
+
+def _training_shape_numbers(out: dict[str, str]) -> None:
+    """The shape of the SGD curves, for the training page's claims about them.
+
+    ``tail_drop``: median over seeds of (mean loss of the ``TRAINING_TAIL`` steps before the
+    last ``TRAINING_TAIL``) − (mean loss of the last ``TRAINING_TAIL``); > 0 means still falling.
+    ``first_below``: first step at which the median over seeds of each seed's loss, smoothed
+    with the figures' moving average, is below ``TRAINING_BELOW_LOSS`` (the step count if never).
+    ``gradnorm_shrink``: median over seeds of ‖∂L/∂W‖ at step 0 over the median over seeds of
+    its median over the last ``TRAINING_FINAL`` steps.
+    ``init_gradnorm_ratio.d1024``: ‖∂L/∂W‖ at step 0, unscaled over ÷√d_k.
+    """
+    from attention_explained.figures import _data
+
+    sgd = _data.training()["sgd"]
+    steps = len(sgd["step"])
+    for i, dk in enumerate(sgd["d_k"]):
+        for k, scaling in enumerate(sgd["scaling"]):
+            key = f"d{dk}.{scaling}"
+            loss = sgd["loss"][i, k]  # [seed, step]
+            before = loss[:, -2 * TRAINING_TAIL : -TRAINING_TAIL].mean(-1)
+            drop = np.median(before - loss[:, -TRAINING_TAIL:].mean(-1))
+            out[f"training.tail_drop.{key}"] = _fmt(drop, ".2f")
+            total = np.cumsum(loss, axis=-1)
+            count = np.arange(1, steps + 1)
+            window = np.minimum(count, _data.TRAINING_SMOOTH)
+            smooth = (total - np.pad(total, ((0, 0), (1, 0)))[:, count - window]) / window
+            below = np.flatnonzero(np.median(smooth, axis=0) < TRAINING_BELOW_LOSS)
+            out[f"training.first_below.{key}"] = str(int(below[0]) if below.size else steps)
+            grad = sgd["grad_norm"][i, k]
+            shrink = np.median(grad[:, 0]) / np.median(np.median(grad[:, -TRAINING_FINAL:], -1))
+            out[f"training.gradnorm_shrink.{key}"] = _fmt(shrink, ".0f")
+    out["training.tail_window"] = str(TRAINING_TAIL)
+    out["training.below_loss"] = _fmt(TRAINING_BELOW_LOSS, "g")
+    i = list(sgd["d_k"]).index(1024)
+    none, sqrt = (list(sgd["scaling"]).index(name) for name in ("none", "sqrt"))
+    start = np.median(sgd["grad_norm"][i, :, :, 0], axis=-1)
+    out["training.init_gradnorm_ratio.d1024"] = _fmt(start[none] / start[sqrt], ".0f")
+
+
 def compute() -> dict[str, str]:
     """All named numbers, already formatted for the prose (Unicode minus, fixed decimals)."""
     return {name: str(text) for name, text in _measure().items()}
@@ -182,6 +225,7 @@ def _measure() -> dict[str, str]:
         _self_attention_numbers,
         _keras_numbers,
         _training_numbers,
+        _training_shape_numbers,
     ):
         part(out)
     return dict(sorted(out.items()))
