@@ -378,3 +378,17 @@ def _explorer_unit(v: Mapping[str, float]) -> bool:
         and _sweep(v, "jacobian_fro", d, "unit") > v["theory.jacobian_fro_uniform"]
         for d in (10, 1024)
     )
+
+
+# beyond.md
+
+
+@claim(
+    "beyond.capping_flattens_the_note_logits",
+    statement="soft-capping the note's unscaled d = 1024 logits lowers the mean row max weight "
+    "(to below 0.6, from the uncapped value)",
+    counterexample={"beyond.capped_max_weight.d1024": 0.99},
+)
+def _capping_flattens(v: Mapping[str, float]) -> bool:
+    capped = v["beyond.capped_max_weight.d1024"]
+    return capped < 0.6 and capped < v["sweep.max_weight.d1024.none"]

@@ -197,6 +197,25 @@ def _training_shape_numbers(out: dict[str, str]) -> None:
     out["training.init_gradnorm_ratio.d1024"] = _fmt(start[none] / start[sqrt], ".0f")
 
 
+BEYOND_CAP = 50.0  # Gemma 2's attention-logit cap
+
+
+def _beyond_numbers(out: dict[str, str]) -> None:
+    """Soft-capping cap·tanh(z/cap) on the note's unscaled logits at d = 1024 (beyond page)."""
+    from attention_explained import make_dot_product_tensor, max_weight
+
+    dim, cap = 1024, BEYOND_CAP
+    capped = []
+    for seed in SEEDS:
+        z = make_dot_product_tensor(LENGTH, dim, seed=seed).numpy().astype(np.float64)
+        z = cap * np.tanh(z / cap)
+        weights = np.exp(z - z.max(axis=-1, keepdims=True))
+        weights /= weights.sum(axis=-1, keepdims=True)
+        capped.append(np.mean(max_weight(weights)))
+    out["beyond.cap"] = _fmt(cap, "g")
+    out["beyond.capped_max_weight.d1024"] = _fmt(float(np.mean(capped)), ".2f")
+
+
 def compute() -> dict[str, str]:
     """All named numbers, already formatted for the prose (Unicode minus, fixed decimals)."""
     return {name: str(text) for name, text in _measure().items()}
@@ -226,6 +245,7 @@ def _measure() -> dict[str, str]:
         _keras_numbers,
         _training_numbers,
         _training_shape_numbers,
+        _beyond_numbers,
     ):
         part(out)
     return dict(sorted(out.items()))
