@@ -392,3 +392,16 @@ def _explorer_unit(v: Mapping[str, float]) -> bool:
 def _capping_flattens(v: Mapping[str, float]) -> bool:
     capped = v["beyond.capped_max_weight.d1024"]
     return capped < 0.6 and capped < v["sweep.max_weight.d1024.none"]
+
+
+# multi-head.md
+
+
+@claim(
+    "multi-head.matches_keras",
+    statement="with the same weights, our MultiHeadAttention matches keras.layers."
+    "MultiHeadAttention to float32 rounding: max |Δ| of outputs and weights ≤ 1e-5",
+    counterexample={"keras.max_abs_diff.output": 0.01},
+)
+def _matches_keras(v: Mapping[str, float]) -> bool:
+    return all(0 <= v[f"keras.max_abs_diff.{what}"] <= 1e-5 for what in ("output", "scores"))
