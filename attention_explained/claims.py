@@ -405,3 +405,113 @@ def _capping_flattens(v: Mapping[str, float]) -> bool:
 )
 def _matches_keras(v: Mapping[str, float]) -> bool:
     return all(0 <= v[f"keras.max_abs_diff.{what}"] <= 1e-5 for what in ("output", "scores"))
+
+
+# notebooks/heatmaps.md (its cells draw the same seed-0 tensors as the heatmap.* numbers)
+
+
+def _heatmap_range(v: Mapping[str, float], dim: int, scale: str) -> float:
+    return v[f"heatmap.max.d{dim}.{scale}"] - v[f"heatmap.min.d{dim}.{scale}"]
+
+
+@claim(
+    "notebooks.heatmaps.sqrt_ranges_alike",
+    statement="after ÷√d the logit ranges at d = 10 and d = 1024 are within 1.5× of each "
+    "other, while the raw ranges differ by more than 5×",
+    counterexample={"heatmap.max.d1024.sqrt": 40.0},
+)
+def _nb_ranges(v: Mapping[str, float]) -> bool:
+    def ratio(scale: str) -> float:
+        a, b = _heatmap_range(v, 10, scale), _heatmap_range(v, 1024, scale)
+        return max(a, b) / min(a, b)
+
+    return ratio("sqrt") < 1.5 and ratio("none") > 5
+
+
+@claim(
+    "notebooks.heatmaps.raw_d1024_on_one_key",
+    statement="unscaled at d = 1024 the mean max weight is above 0.95 and the entropy below "
+    "0.1 nats",
+    counterexample={"heatmap.max_weight.d1024.none": 0.7},
+)
+def _nb_raw_one_key(v: Mapping[str, float]) -> bool:
+    return v["heatmap.max_weight.d1024.none"] > 0.95 and v["heatmap.entropy.d1024.none"] < 0.1
+
+
+@claim(
+    "notebooks.heatmaps.sqrt_about_half_on_one_key",
+    statement="after ÷√d about half of each row's weight is on one key: mean max weight "
+    "between 0.4 and 0.65 at d = 10 and d = 1024",
+    counterexample={"heatmap.max_weight.d10.sqrt": 0.9},
+)
+def _nb_sqrt_half(v: Mapping[str, float]) -> bool:
+    return all(0.4 < v[f"heatmap.max_weight.d{d}.sqrt"] < 0.65 for d in (10, 1024))
+
+
+# notebooks/sweep-and-keras.md (nbsweep.* and nbkeras.* repeat the notebook's own calls)
+
+_NB_DIMS = (4, 64, 1024)
+
+
+def _nb(v: Mapping[str, float], metric: str, dim: int, scale: str) -> float:
+    return v[f"nbsweep.{metric}.d{dim}.{scale}"]
+
+
+@claim(
+    "notebooks.sweep.unscaled_collapses",
+    statement="without a divisor, from d = 4 to 64 to 1024 the entropy falls, the max weight "
+    "rises, ‖J‖_F and the gradient fall; at d = 1024 they are < 0.1, > 0.95, < 0.05, < 0.05",
+    counterexample={"nbsweep.grad_norm.d1024.none": 0.5},
+)
+def _nb_unscaled(v: Mapping[str, float]) -> bool:
+    def series(metric: str) -> list[float]:
+        return [_nb(v, metric, d, "none") for d in _NB_DIMS]
+
+    e, m, j, g = (series(k) for k in ("entropy", "max_weight", "jacobian_fro", "grad_norm"))
+    return (
+        e[0] > e[1] > e[2]
+        and m[0] < m[1] < m[2]
+        and j[0] > j[1] > j[2]
+        and g[0] > g[1] > g[2]
+        and e[2] < 0.1
+        and j[2] < 0.05
+        and g[2] < 0.05
+        and m[2] > 0.95
+    )
+
+
+@claim(
+    "notebooks.sweep.scaled_rows_flat",
+    statement="divided by √d or 3√d, each metric (entropy, max weight, ‖J‖_F, gradient) stays "
+    "within 1.25× of its smallest value across d = 4, 64, 1024",
+    counterexample={"nbsweep.entropy.d1024.sqrt": 0.2},
+)
+def _nb_flat(v: Mapping[str, float]) -> bool:
+    for scale in ("sqrt", "unit"):
+        for metric in ("entropy", "max_weight", "jacobian_fro", "grad_norm"):
+            xs = [_nb(v, metric, d, scale) for d in _NB_DIMS]
+            if max(xs) >= 1.25 * min(xs):
+                return False
+    return True
+
+
+@claim(
+    "notebooks.sweep.sqrt_jacobian_above_uniform",
+    statement="with ÷√d, ‖J‖_F is above its value for uniform weights, √(n−1)/n, at every d",
+    counterexample={"nbsweep.jacobian_fro.d64.sqrt": 0.1},
+)
+def _nb_jacobian(v: Mapping[str, float]) -> bool:
+    return all(
+        _nb(v, "jacobian_fro", d, "sqrt") > v["theory.jacobian_fro_uniform"] for d in _NB_DIMS
+    )
+
+
+@claim(
+    "notebooks.sweep.key_dim_d_model_times_h_params",
+    statement="key_dim = 32 (= d_model) gives about h = 4 times the parameters of key_dim = 8 "
+    "(within 10%)",
+    counterexample={"nbkeras.params.key_dim32": 8448.0},
+)
+def _nb_params(v: Mapping[str, float]) -> bool:
+    ratio = v["nbkeras.params.key_dim32"] / v["nbkeras.params.key_dim8"]
+    return abs(ratio / v["nbkeras.num_heads"] - 1) < 0.1

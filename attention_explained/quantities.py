@@ -216,6 +216,34 @@ def _beyond_numbers(out: dict[str, str]) -> None:
     out["beyond.capped_max_weight.d1024"] = _fmt(float(np.mean(capped)), ".2f")
 
 
+NOTEBOOK_SWEEP_DIMS = (4, 64, 1024)  # docs/notebooks/sweep-and-keras.md, its first code cell
+NOTEBOOK_SWEEP_SEEDS = range(4)
+
+
+def _notebook_numbers(out: dict[str, str]) -> None:
+    """What the sweep-and-keras notebook prints, for the claims its prose makes about it.
+
+    The same calls as the notebook's code cells (the notebook computes them again itself):
+    the saturation sweep at d = 4, 64, 1024 with seeds 0–3, and the parameter counts of
+    ``keras.layers.MultiHeadAttention(num_heads=4, key_dim=8 or 32)`` on 32-wide inputs.
+    """
+    import keras
+
+    from attention_explained import saturation_sweep
+
+    table = saturation_sweep(list(NOTEBOOK_SWEEP_DIMS), seeds=NOTEBOOK_SWEEP_SEEDS)
+    metrics = ("logit_std", "entropy", "max_weight", "jacobian_fro", "grad_norm")
+    for i, (dim, scale) in enumerate(zip(table["dim"], table["scale"], strict=True)):
+        for metric in metrics:
+            out[f"nbsweep.{metric}.d{int(dim)}.{scale}"] = _fmt(table[f"{metric}_mean"][i], ".3f")
+    x = np.zeros((2, 5, 32), dtype="float32")
+    for key_dim in (8, 32):
+        layer = keras.layers.MultiHeadAttention(num_heads=4, key_dim=key_dim)
+        layer(x, x)
+        out[f"nbkeras.params.key_dim{key_dim}"] = str(layer.count_params())
+    out["nbkeras.num_heads"] = "4"
+
+
 def compute() -> dict[str, str]:
     """All named numbers, already formatted for the prose (Unicode minus, fixed decimals)."""
     return {name: str(text) for name, text in _measure().items()}
@@ -246,6 +274,7 @@ def _measure() -> dict[str, str]:
         _training_numbers,
         _training_shape_numbers,
         _beyond_numbers,
+        _notebook_numbers,
     ):
         part(out)
     return dict(sorted(out.items()))
