@@ -154,6 +154,25 @@ def _training_numbers(out: dict[str, str]) -> None:
                 out[f"{prefix}.quiet_steps.{key}"] = _fmt(100 * quiet[i, k], ".0f")
 
 
+def _figure_numbers(out: dict[str, str]) -> None:
+    """Unquoted helpers for the figures' alt-text claims (``ALT_CLAIMS`` in figures/strings.py).
+
+    The logit-variance figure plots every sweep width; its alt text says the measured points
+    sit on the theory line, so the claim reads the worst relative deviation over all of them
+    (÷√d divides measurement and theory alike, so one number covers both series).
+    """
+    from attention_explained import logit_variance, make_dot_product_tensor
+    from attention_explained.figures import _data
+
+    worst = 0.0
+    for dim in _data.SWEEP_DIMS:
+        entries = np.concatenate(
+            [make_dot_product_tensor(LENGTH, dim, seed=s).numpy().ravel() for s in SEEDS]
+        )
+        worst = max(worst, abs(entries.var() / logit_variance(dim) - 1))
+    out["figures.variance_max_rel_dev"] = _fmt(worst, ".3f")
+
+
 TRAINING_TAIL = 100  # "still falling": mean loss of the last 100 steps against the 100 before
 TRAINING_BELOW_LOSS = 1.0  # "falls later": first step the smoothed loss is below this
 
@@ -275,6 +294,7 @@ def _measure() -> dict[str, str]:
         _training_shape_numbers,
         _beyond_numbers,
         _notebook_numbers,
+        _figure_numbers,
     ):
         part(out)
     return dict(sorted(out.items()))
