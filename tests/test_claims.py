@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from attention_explained import claims
+from attention_explained.figures.strings import ALT_CLAIMS
 from attention_explained.sitebuild.claims import CLAIM_MARKER, ClaimError, check_claims
 
 
@@ -77,9 +79,19 @@ def test_claim_fails_on_its_counterexample(name, quantity_values):
     assert not verdict.holds, f"{name} still holds on its counterexample: {verdict.explain()}"
 
 
+FIGURE = re.compile(r"!\[[^\]]*\]\(figures/([a-z0-9-]+)\.svg\)")
+
+
+def _figure_claims(page: Path) -> set[str]:
+    """Claims a page states through the alt text of the figures it shows (ALT_CLAIMS)."""
+    shown = FIGURE.findall(page.read_text(encoding="utf-8"))
+    return {name for figure in shown for name in ALT_CLAIMS.get(figure, ())}
+
+
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_every_claim_is_marked_on_a_page_in_each_language(lang):
     marked = {name for page in _pages(lang) for name in _markers(page)}
+    marked |= {name for page in _pages(lang) for name in _figure_claims(page)}
     missing = sorted(set(NAMES) - marked)
     assert not missing, f"claims no {lang} page marks: {missing}"
     unknown = sorted(marked - set(NAMES))

@@ -84,7 +84,12 @@ def _korean_figure_strings(path: Path = STRINGS) -> list[Line]:
             if not (isinstance(key, ast.Constant) and key.value == "ko"):
                 continue
             for number in range(value.lineno, value.end_lineno + 1):
-                found.append(Line(path, number, source_lines[number - 1]))
+                text = source_lines[number - 1]
+                # Only the "ko" string itself: an "en" string may share the source line.
+                end = value.end_col_offset if number == value.end_lineno else len(text)
+                start = value.col_offset if number == value.lineno else 0
+                text = " " * start + text[start:end]
+                found.append(Line(path, number, text))
     return sorted(found, key=lambda line: line.number)
 
 
@@ -171,7 +176,8 @@ def test_figure_strings_are_read_from_the_ko_entries(tmp_path, terms):
     path = tmp_path / "strings.py"
     path.write_text(
         'S = {"a": {"t": {"ko": "균등 분포",\n "en": "균등 분포"},\n'
-        ' "u": {"ko": "그래디언트 "\n "크기", "en": "x"}}}\n',
+        ' "u": {"ko": "그래디언트 "\n "크기", "en": "x"},\n'
+        ' "v": {"ko": "QK 정규화", "en": "QK-norm"}}}\n',
         encoding="utf-8",
     )
     problems = variant_violations(_korean_figure_strings(path), terms)
@@ -179,7 +185,7 @@ def test_figure_strings_are_read_from_the_ko_entries(tmp_path, terms):
 
 
 # 임베딩 차원 is d_model only: "임베딩 차원 d" for the width of q and k is the misuse to catch.
-EMBEDDING_MISUSE = re.compile(r"임베딩 차원\s*\$?d(?!_?\\?(?:text)?\{?model)")
+EMBEDDING_MISUSE = re.compile(r"임베딩 차원\s*\$?d(?!\S*model)")
 
 
 def embedding_violations(lines: list[Line]) -> list[str]:
@@ -195,7 +201,8 @@ def test_embedding_check_tells_d_model_from_d(tmp_path):
     page = tmp_path / "page.md"
     page.write_text(
         "임베딩 차원 $d_\\text{model}$은 512입니다.\n임베딩 차원 d_model\n"
-        "임베딩 차원(embedding dimension)\n임베딩 차원 d (쿼리·키 폭)\n임베딩 차원 $d$\n",
+        "임베딩 차원(embedding dimension)\n임베딩 차원 d (쿼리·키 폭)\n임베딩 차원 $d$\n"
+        "임베딩 차원 $d_{{\\mathrm{{model}}}} = {dm}$\n",
         encoding="utf-8",
     )
     problems = embedding_violations(_markdown_lines(page))
