@@ -28,3 +28,4 @@ AFTER_SPREAD_DKS = (16, 64, 256, 1024)
 AFTER_SPREAD_SCALINGS = ("sqrt", "mup")
 AFTER_SPREAD_LR = 1e-2
 AFTER_FINAL = 20  # "final" = mean of a seed's last 20 steps, then the median over seeds
+AFTER_LOW_LR = 1e-2  # the "low" learning rate of the largest-logit figure (the high one: max)
