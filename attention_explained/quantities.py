@@ -175,7 +175,7 @@ _AFTER_SPECS = {  # by the second part of the name
     "std_final": ".2f",
     "max_init": ".1f",
     "max_final": ".1f",
-    "cos_init": ".2f",
+    "cos_init": ".3f",
     "cos_final": ".2f",
     "slope": ".2f",
     "init_loss": ".2f",

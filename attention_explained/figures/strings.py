@@ -312,7 +312,7 @@ STRINGS.update(
             "alt": {
                 "ko": "세 패널. 왼쪽은 ÷√d_k로 학습한 모델, 가운데는 ÷d_k(μP)로 학습한 모델의 "
                 "로짓 표준편차를 헤드 차원 d_k에 대해 로그-로그로 그렸다(점선: 학습 전, 실선: "
-                "학습 후, 범례에 기울기). ÷√d_k는 학습 전에는 평평하지만 학습 후에는 d_k가 "
+                "학습 후, 범례에 지수 a). ÷√d_k는 학습 전에는 평평하지만 학습 후에는 d_k가 "
                 "클수록 커진다. ÷d_k는 학습 전에는 d_k가 클수록 작아지고, 학습 후에는 평평하다. "
                 "오른쪽은 쿼리와 그 정답 키의 코사인으로, 학습 전에는 0 근처, 학습 후에는 두 "
                 "모델 모두 0.5보다 크다.",
@@ -327,7 +327,7 @@ STRINGS.update(
             "mup": {"ko": "÷d_k (μP)", "en": "÷d_k (μP)"},
             "init": {"ko": "학습 전: {a}", "en": "before training: {a}"},
             "final": {"ko": "학습 후: {a}", "en": "after training: {a}"},
-            "slope": {"ko": "로그-로그 기울기", "en": "log-log slope"},
+            "slope": {"ko": "지수 a (표준편차 ∝ d_k^a)", "en": "slope a (std ∝ d_k^a)"},
             "cos_init": {"ko": "{s}, 학습 전", "en": "{s}, before"},
             "cos_final": {"ko": "{s}, 학습 후", "en": "{s}, after"},
             "panel_sqrt": {
