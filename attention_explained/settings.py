@@ -9,7 +9,7 @@ from __future__ import annotations
 # -- After training (attention_explained/after_training.py; docs/after-training.md) ---------
 # The key-retrieval task of the training page, trained with AdamW.
 AFTER_SEEDS = (0, 1, 2)
-AFTER_STEPS = 150
+AFTER_STEPS = 100
 AFTER_BATCH = 32
 AFTER_EVAL = 256  # held-out examples per seed for the spread probes
 AFTER_N_ITEMS = 16
