@@ -331,6 +331,35 @@ def _notebook_numbers(out: dict[str, str]) -> None:
     out["nbkeras.num_heads"] = "4"
 
 
+def _after_numbers(out: dict[str, str]) -> None:
+    """After training (docs/after-training.md): the AdamW learning-rate sweep and the spread."""
+    from attention_explained import after_training, settings
+    from attention_explained.figures import _data
+
+    for name, value in after_training.summary(_data.after_training()).items():
+        spec = _AFTER_SPECS.get(name.split(".")[1], "g")
+        out[name] = value if isinstance(value, str) else _fmt(value, spec)
+    out["after.final_window"] = str(settings.AFTER_FINAL)
+
+
+_AFTER_SPECS = {  # by the second part of the name
+    "final_loss": ".2f",
+    "best_loss": ".2f",
+    "sensitivity": ".2f",
+    "max_logit": ".0f",
+    "final_entropy": ".3f",
+    "std_init": ".2f",
+    "std_final": ".2f",
+    "max_init": ".1f",
+    "max_final": ".1f",
+    "cos_init": ".3f",
+    "cos_final": ".2f",
+    "slope": ".2f",
+    "init_loss": ".2f",
+    "log_n": ".2f",
+}
+
+
 def compute() -> dict[str, str]:
     """All named numbers, already formatted for the prose (Unicode minus, fixed decimals)."""
     return {name: str(text) for name, text in _measure().items()}
@@ -363,6 +392,7 @@ def _measure() -> dict[str, str]:
         _beyond_numbers,
         _notebook_numbers,
         _figure_numbers,
+        _after_numbers,
         _example_numbers,
         _temperature_numbers,
     ):

@@ -25,6 +25,9 @@ FIGURE_IDS = (
     "training-loss",
     "training-entropy",
     "training-gradient",
+    "after-lr-sensitivity",
+    "after-max-logit",
+    "after-spread",
 )
 
 
@@ -34,6 +37,9 @@ EXTRA_SOURCES = {
     "training-loss": ("training.py",),
     "training-entropy": ("training.py",),
     "training-gradient": ("training.py",),
+    "after-lr-sensitivity": ("training.py", "after_training.py", "settings.py"),
+    "after-max-logit": ("training.py", "after_training.py", "settings.py"),
+    "after-spread": ("training.py", "after_training.py", "settings.py"),
 }
 
 

@@ -388,6 +388,109 @@ ALT_CLAIMS: dict[str, tuple[str, ...]] = {
     "training-entropy": ("figures.training_entropy_unscaled_low",),
     "training-gradient": ("figures.training_gradient_unscaled_large_then_vanishes",),
 }
+# After training (attention_explained/after_training.py, docs/after-training.md).
+_AFTER_SHARED: dict[str, dict[str, str]] = {
+    "none": {"ko": "스케일링 없음", "en": "no scaling"},
+    "sqrt": {"ko": "÷√d_k", "en": "÷√d_k"},
+    "qknorm": {"ko": "QK 정규화 (g 학습)", "en": "QK-norm (learned g)"},
+    "band": {
+        "ko": "AdamW, 시드 {n}개의 중앙값, 띠: 최소–최대",
+        "en": "AdamW, median of {n} seeds, band: min–max",
+    },
+}
+STRINGS.update(
+    {
+        "after-lr-sensitivity": {
+            **_AFTER_SHARED,
+            "alt": {
+                "ko": "두 패널(헤드 차원 d_k가 작을 때와 클 때)에 학습률(로그 축)에 따른 최종 "
+                "손실을 스케일링 방식마다 그렸다. ÷√d_k와 스케일링 없음은 좋은 학습률 구간이 "
+                "좁은 U자 모양이고, 학습률이 높으면 손실이 크게 오른다. d_k가 크면 ÷√d_k의 "
+                "좋은 구간이 더 낮은 학습률 쪽으로 옮겨 간다. QK 정규화는 모든 학습률에서 "
+                "손실이 낮고 거의 평평하다.",
+                "en": "Two panels (a small and a large head dimension d_k) of the final loss "
+                "against the learning rate (log axis) for each scaling. ÷√d_k and no scaling "
+                "make a U with a narrow range of good learning rates, and their loss shoots up "
+                "at high rates; at the larger d_k the good range of ÷√d_k moves to lower "
+                "rates. QK-norm is low and nearly flat at every learning rate.",
+            },
+            "panel": {"ko": "d_k = {d}", "en": "d_k = {d}"},
+            "lr": {"ko": "학습률 (로그 축)", "en": "learning rate (log scale)"},
+            "ylabel": {
+                "ko": "최종 손실 (마지막 {n}스텝 평균)",
+                "en": "final loss (mean of the last {n} steps)",
+            },
+            "title": {
+                "ko": "학습률 민감도: 최종 손실과 학습률",
+                "en": "Learning-rate sensitivity: final loss against learning rate",
+            },
+        },
+        "after-max-logit": {
+            **_AFTER_SHARED,
+            "alt": {
+                "ko": "2×2 패널. 위 줄은 학습 스텝에 따른 가장 큰 로짓(로그 축), 아래 줄은 "
+                "어텐션 엔트로피이고, 왼쪽은 낮은 학습률, 오른쪽은 높은 학습률이다. 높은 "
+                "학습률에서 ÷√d_k와 스케일링 없음의 가장 큰 로짓은 수천까지 치솟고 엔트로피는 "
+                "0으로 무너진다. QK 정규화의 로짓은 두 학습률 모두에서 수십 아래에 머문다.",
+                "en": "Two-by-two panels: the largest logit against step (log axis) on top, "
+                "the attention entropy below; a low learning rate on the left, a high one on "
+                "the right. At the high rate the largest logit of ÷√d_k and of no scaling "
+                "shoots up into the thousands and the entropy collapses to 0. QK-norm's "
+                "logits stay below a few tens at both rates.",
+            },
+            "panel": {"ko": "학습률 {lr}", "en": "learning rate {lr}"},
+            "step": {"ko": "학습 스텝", "en": "training step"},
+            "ylabel_logit": {
+                "ko": "배치에서 가장 큰 로짓 (로그 축)",
+                "en": "largest logit in the batch (log scale)",
+            },
+            "ylabel_entropy": {"ko": "행 엔트로피 (내트)", "en": "row entropy (nats)"},
+            "uniform": {"ko": "균등: log {n}", "en": "uniform: log {n}"},
+            "title": {
+                "ko": "학습률별 가장 큰 로짓과 엔트로피 (d_k = {d})",
+                "en": "At a high learning rate logits grow and entropy collapses (d_k = {d})",
+            },
+        },
+        "after-spread": {
+            "alt": {
+                "ko": "세 패널. 왼쪽은 ÷√d_k로 학습한 모델, 가운데는 ÷d_k(μP)로 학습한 모델의 "
+                "로짓 표준편차를 헤드 차원 d_k에 대해 로그-로그로 그렸다(점선: 학습 전, 실선: "
+                "학습 후, 범례에 지수 a). ÷√d_k는 학습 전에는 평평하지만 학습 후에는 d_k가 "
+                "클수록 커진다. ÷d_k는 학습 전에는 d_k가 클수록 작아지고, 학습 후에는 평평하다. "
+                "오른쪽은 쿼리와 그 정답 키의 코사인으로, 학습 전에는 0 근처, 학습 후에는 두 "
+                "모델 모두 0.5보다 크다.",
+                "en": "Three panels. Left and middle: the logit standard deviation against the "
+                "head dimension d_k, log-log, for a model trained with ÷√d_k and one trained "
+                "with ÷d_k (μP); dashed before training, solid after, slopes in the legend. "
+                "÷√d_k is flat before training but grows with d_k after it. ÷d_k shrinks with "
+                "d_k before training and is flat after it. Right: the cosine between a query "
+                "and its target key, near 0 before training and above 0.5 after it for both.",
+            },
+            "sqrt": {"ko": "÷√d_k", "en": "÷√d_k"},
+            "mup": {"ko": "÷d_k (μP)", "en": "÷d_k (μP)"},
+            "init": {"ko": "학습 전: {a}", "en": "before training: {a}"},
+            "final": {"ko": "학습 후: {a}", "en": "after training: {a}"},
+            "slope": {"ko": "지수 a (표준편차 ∝ d_k^a)", "en": "slope a (std ∝ d_k^a)"},
+            "cos_init": {"ko": "{s}, 학습 전", "en": "{s}, before"},
+            "cos_final": {"ko": "{s}, 학습 후", "en": "{s}, after"},
+            "panel_sqrt": {
+                "ko": "÷√d_k로 학습: 로짓 표준편차",
+                "en": "trained with ÷√d_k: logit std",
+            },
+            "panel_mup": {
+                "ko": "÷d_k(μP)로 학습: 로짓 표준편차",
+                "en": "trained with ÷d_k (μP): logit std",
+            },
+            "panel_cos": {"ko": "쿼리–정답 키 코사인", "en": "cosine of query and target key"},
+            "ylabel": {"ko": "로짓 표준편차 (로그 축)", "en": "logit std (log scale)"},
+            "dk": {"ko": "헤드 차원 d_k", "en": "head dimension d_k"},
+            "title": {
+                "ko": "로짓의 퍼짐: 학습 전과 후 (시드 {n}개의 중앙값)",
+                "en": "The logit spread before and after training (median of {n} seeds)",
+            },
+        },
+    }
+)
 
 
 def text(figure_id: str, key: str, lang: str, **fields) -> str:
