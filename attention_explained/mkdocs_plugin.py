@@ -288,6 +288,7 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
         if getattr(self, "_reported", False):
             return
         self._reported = True
+        self._write_search_data(config)
         self._wait_worker()
         for name, text in self._shared.items():
             target = Path(config.site_dir) / name
@@ -304,6 +305,30 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
             cached,
             executed,
             time.perf_counter() - self._clock,
+        )
+
+    def _write_search_data(self, config: MkDocsConfig) -> None:
+        """search/<lang>.json for the search worker wrapper (sitebuild/search.py). The first
+        post-build is the default language's, so the search plugin holds its entries."""
+        search = config.plugins.get("material/search") or config.plugins.get("search")
+        if search is None:
+            return
+        from attention_explained.sitebuild.search import write_search_data
+        from attention_explained.sitebuild.terms import load_term_sheet
+
+        _, default = _languages(config)
+        prefixes = {lang: "" if lang == default else f"{lang}/" for lang in LANGS}
+        entries = getattr(search.search_index, "entries", [])
+        texts = [f"{e['title']}\n{e['text']}" for e in entries]
+        separator = search.config.separator or r"[\s\-]+"
+        write_search_data(
+            Path(config.site_dir),
+            self.cache.root / "search",
+            prefixes,
+            "ko",
+            texts,
+            load_term_sheet(),
+            separator,
         )
 
 
