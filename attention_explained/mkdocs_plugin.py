@@ -307,6 +307,26 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
             time.perf_counter() - self._clock,
         )
 
+    # -- Open in Colab (sitebuild/colab.py): the button's URL, the install cell ---------------
+    def on_page_context(self, context, page, config: MkDocsConfig, nav):
+        if getattr(page, "nb_url", None) and config.repo_url:
+            from attention_explained.sitebuild.colab import colab_url
+
+            ipynb = posixpath.basename(page.file.abs_src_path)
+            page.meta["colab_url"] = colab_url(config.repo_url, page.url + ipynb)
+        return context
+
+    @event_priority(-50)  # after mkdocs-jupyter copied the executed .ipynb into the site
+    def on_post_page(self, output: str, page, config: MkDocsConfig):
+        if page.meta.get("colab_url"):
+            from attention_explained.sitebuild.colab import add_install_cell, build_commit
+
+            if not hasattr(self, "_commit"):
+                self._commit = build_commit(repo_dir=Path(config.config_file_path).parent)
+            target = Path(page.file.abs_dest_path).parent / Path(page.file.abs_src_path).name
+            add_install_cell(target, config.repo_url, self._commit)
+        return output
+
     def _write_search_data(self, config: MkDocsConfig) -> None:
         """search/<lang>.json for the search worker wrapper (sitebuild/search.py). The first
         post-build is the default language's, so the search plugin holds its entries."""
