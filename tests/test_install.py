@@ -10,6 +10,7 @@ folder, so `import attention_explained` can only find the installed wheel.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -35,6 +36,17 @@ def run(cmd: list[str], **kwargs) -> subprocess.CompletedProcess:
 @pytest.fixture(scope="module")
 def clean_env(tmp_path_factory) -> Path:
     tmp = tmp_path_factory.mktemp("install")
+    # Build from a copy of what the wheel is made of, so setuptools' build/ stays out of the
+    # checkout (pip builds in the source tree).
+    source = tmp / "source"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md", "LICENSE", "LICENSE-docs"):
+        shutil.copy2(REPO / name, source / name)
+    shutil.copytree(
+        REPO / "attention_explained",
+        source / "attention_explained",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
     run(
         [
             sys.executable,
@@ -45,7 +57,7 @@ def clean_env(tmp_path_factory) -> Path:
             "--no-build-isolation",
             "-w",
             str(tmp / "dist"),
-            str(REPO),
+            str(source),
         ]
     )
     wheels = list((tmp / "dist").glob("attention_explained-*.whl"))
