@@ -7,11 +7,11 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from attention_explained import _validate
+from attention_explained import _validate, settings
 from attention_explained._tf import tf
 from attention_explained.tensors import uniform_pair
 
-SWEEP_SCALES = ("none", "sqrt", "unit")
+SWEEP_SCALES = settings.SCALES
 SWEEP_METRICS = ("logit_std", "entropy", "max_weight", "jacobian_fro", "grad_norm")
 
 
@@ -36,11 +36,8 @@ def logit_variance(dim: int, *, minval: float = -3.0, maxval: float = 3.0) -> fl
 def scale_factor(scale: str, dim: int, *, minval: float = -3.0, maxval: float = 3.0) -> float:
     """Multiplier for the logits: 1 (none), 1/√d (sqrt), or 1/std(q·k) (unit variance)."""
     _validate.choice("scale", scale, SWEEP_SCALES)
-    if scale == "none":
-        return 1.0
-    if scale == "sqrt":
-        return 1.0 / math.sqrt(dim)
-    return 1.0 / math.sqrt(logit_variance(dim, minval=minval, maxval=maxval))
+    std = math.sqrt(logit_variance(dim, minval=minval, maxval=maxval)) if scale == "unit" else None
+    return settings.scale_factor(scale, dim, logit_std=std)
 
 
 def _probabilities(name: str, probs) -> tf.Tensor:
@@ -101,8 +98,8 @@ def _row_metrics(logits: tf.Tensor, upstream: tf.Tensor) -> dict[str, np.ndarray
 def saturation_sweep(
     dims: Iterable[int],
     *,
-    length: int = 30,
-    seeds: Iterable[int] = range(8),
+    length: int = settings.LENGTH,
+    seeds: Iterable[int] = settings.SWEEP_SEEDS,
     scales: Sequence[str] = SWEEP_SCALES,
     minval: float = -3.0,
     maxval: float = 3.0,

@@ -1,8 +1,8 @@
 """A tiny real site (Material + mkdocs-static-i18n + this plugin), built as a user would.
 
 Mirrors mkdocs-static-i18n's own tests: build a fixture project in a temp dir, then read
-the HTML it wrote. The figure cache is the repository's .cache/, so a figure rendered by
-one test (or by `make build`) is reused by the next, exactly as in real builds.
+the HTML it wrote. The cache is the session's temporary one, so a figure drawn by one test
+is reused by the next, as in real builds, and the repository's .cache/ is never touched.
 """
 
 from __future__ import annotations
@@ -10,56 +10,21 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from site_build import build, listing, make_site
 
-from attention_explained.assets import AssetCache
 from attention_explained.figures import FIGURE_IDS
 from attention_explained.figures.strings import alt_text
-
-REPO = Path(__file__).resolve().parents[1]
-FIXTURE = Path(__file__).parent / "fixture_site"
-CACHE = REPO / ".cache"
-
-
-def make_site(root: Path, **replacements: str) -> Path:
-    shutil.copytree(FIXTURE, root, dirs_exist_ok=True)
-    config = (root / "mkdocs.yml").read_text(encoding="utf-8")
-    config = config.replace("cache_dir: .cache", f"cache_dir: {CACHE}")
-    # The real site's theme fix-ups (no per-page hreflang links that make Material fetch
-    # sitemaps that do not exist), so a browser on the fixture sees what it would on the site.
-    config += f"hooks:\n  - {REPO / 'overrides' / 'hooks.py'}\n"
-    for old, new in replacements.items():
-        config = config.replace(old, new)
-    (root / "mkdocs.yml").write_text(config, encoding="utf-8")
-    return root
-
-
-def build(root: Path, *, pythonpath: Path | None = None) -> subprocess.CompletedProcess:
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
-    if pythonpath is not None:
-        env["PYTHONPATH"] = f"{pythonpath}{os.pathsep}{env.get('PYTHONPATH', '')}"
-    return subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict"],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-    )
-
-
-def listing(folder: Path) -> list[str]:
-    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*"))
+from attention_explained.sitebuild.cache import AssetCache
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    root = make_site(tmp_path_factory.mktemp("fixture"))
+def site(tmp_path_factory, ae_cache):
+    root = make_site(tmp_path_factory.mktemp("fixture"), ae_cache)
     before = listing(root / "docs")
     result = build(root)
     assert result.returncode == 0, result.stderr
@@ -81,7 +46,7 @@ def test_both_languages_are_built_with_their_lang_attribute(site):
 @pytest.mark.parametrize(
     ("lang", "page"), [("ko", "site/index.html"), ("en", "site/en/index.html")]
 )
-def test_each_page_shows_its_own_language_variant_in_both_themes(site, lang, page):
+def test_each_page_shows_its_own_language_variant_in_both_themes(site, ae_cache, lang, page):
     root, _, _ = site
     html = (root / page).read_text(encoding="utf-8")
     found = images(html)
@@ -89,16 +54,16 @@ def test_each_page_shows_its_own_language_variant_in_both_themes(site, lang, pag
         "figures/logit-variance.svg#only-light",
         "figures/logit-variance.dark.svg#only-dark",
     ]
-    cache = AssetCache(CACHE)
+    cache = AssetCache(ae_cache)
     for (alt, src), theme in zip(found, ("light", "dark"), strict=True):
         served = (root / page).parent / src.split("#")[0]
         assert served.read_bytes() == cache.figure_path("logit-variance", lang, theme).read_bytes()
         assert alt == alt_text("logit-variance", lang)
 
 
-def test_placeholders_are_filled_from_the_package(site):
+def test_placeholders_are_filled_from_the_package(site, ae_cache):
     root, _, _ = site
-    numbers = json.loads(AssetCache(CACHE).numbers_path.read_text(encoding="utf-8"))
+    numbers = json.loads(AssetCache(ae_cache).numbers_path.read_text(encoding="utf-8"))
     for page in ("site/index.html", "site/en/index.html"):
         html = (root / page).read_text(encoding="utf-8")
         assert "{{" not in html
@@ -133,28 +98,16 @@ def test_warm_build_renders_nothing_and_never_imports_tensorflow(site):
     assert "TF_IMPORTED False" in result.stdout
 
 
-@pytest.fixture
-def package_copy(tmp_path) -> Path:
-    """A copy of the package that a build imports first (PYTHONPATH), for editing safely."""
-    target = tmp_path / "pkg"
-    shutil.copytree(
-        REPO / "attention_explained",
-        target / "attention_explained",
-        ignore=shutil.ignore_patterns("__pycache__"),
-    )
-    return target
-
-
-def test_touching_one_figure_rerenders_only_that_figure(site, tmp_path, package_copy):
+def test_touching_one_figure_rerenders_only_that_figure(site, tmp_path, ae_cache, package_copy):
     module = package_copy / "attention_explained/figures/temperature.py"
     module.write_text(module.read_text(encoding="utf-8") + "\n# touched\n", encoding="utf-8")
-    root = make_site(tmp_path / "touched")
+    root = make_site(tmp_path / "touched", ae_cache)
     result = build(root, pythonpath=package_copy)
     assert result.returncode == 0, result.stderr
     assert f"figures rendered 1, from cache {len(FIGURE_IDS) - 1}" in result.stderr
 
 
-def test_a_failing_figure_fails_the_build_and_names_it(tmp_path, package_copy):
+def test_a_failing_figure_fails_the_build_and_names_it(site, tmp_path, ae_cache, package_copy):
     module = package_copy / "attention_explained/figures/softmax_curve.py"
     source = module.read_text(encoding="utf-8")
     source = source.replace(
@@ -163,11 +116,14 @@ def test_a_failing_figure_fails_the_build_and_names_it(tmp_path, package_copy):
         1,
     )
     module.write_text(source, encoding="utf-8")
-    root = make_site(tmp_path / "failing")
+    root = make_site(tmp_path / "failing", ae_cache)
     result = build(root, pythonpath=package_copy)
     assert result.returncode != 0
-    assert "softmax-curve" in result.stderr and "broken on purpose" in result.stderr
+    assert "figure softmax-curve:" in result.stderr and "broken on purpose" in result.stderr
     assert "lang=ko" in result.stderr and "theme=light" in result.stderr
+    # the full traceback, down to the line that raised
+    assert "Traceback (most recent call last)" in result.stderr
+    assert 'softmax_curve.py", line' in result.stderr
 
 
 @pytest.mark.parametrize(
@@ -177,8 +133,8 @@ def test_a_failing_figure_fails_the_build_and_names_it(tmp_path, package_copy):
         ("![](figures/no-such-figure.svg)", "unknown figure 'figures/no-such-figure.svg'"),
     ],
 )
-def test_bad_references_in_a_page_fail_the_build(tmp_path, page_text, expected):
-    root = make_site(tmp_path / "bad")
+def test_bad_references_in_a_page_fail_the_build(tmp_path, ae_cache, page_text, expected):
+    root = make_site(tmp_path / "bad", ae_cache)
     (root / "docs/index.en.md").write_text(f"# Bad\n\n{page_text}\n", encoding="utf-8")
     result = build(root)
     assert result.returncode != 0
@@ -194,16 +150,15 @@ def test_bad_references_in_a_page_fail_the_build(tmp_path, page_text, expected):
     ],
 )
 def test_bad_plugin_options_fail_with_the_accepted_range(tmp_path, option, expected):
-    root = make_site(tmp_path / "options", **{"mathjax: false": f"mathjax: false\n      {option}"})
+    replace = {"mathjax: false": f"mathjax: false\n      {option}"}
+    root = make_site(tmp_path / "options", tmp_path / "cache", **replace)
     result = build(root)
     assert result.returncode != 0
     assert expected in result.stderr
 
 
 def test_cache_inside_docs_is_refused(tmp_path):
-    root = make_site(tmp_path / "inside")
-    config = (root / "mkdocs.yml").read_text(encoding="utf-8")
-    (root / "mkdocs.yml").write_text(config.replace(f"cache_dir: {CACHE}", "cache_dir: docs/c"))
+    root = make_site(tmp_path / "inside", Path("docs/c"))
     result = build(root)
     assert result.returncode != 0
     assert "must be outside docs/" in result.stderr
