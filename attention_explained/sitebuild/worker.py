@@ -111,6 +111,22 @@ def _draw(figure_id: str, data, out: str, fingerprints: dict[str, str]) -> tuple
     return figure_id, time.perf_counter() - start
 
 
+def _timed_data(figure_id: str, compute):
+    """A figure's data, timed; the training grid (shared, run once) is reported on its own."""
+    from attention_explained.figures import _data
+
+    trained = _data.training.cache_info().currsize
+    start = time.perf_counter()
+    data = compute()
+    seconds = time.perf_counter() - start
+    if _data.training.cache_info().currsize > trained:  # this figure ran the training grid
+        _emit("stage", name="training", seconds=round(seconds, 3))
+        _emit("stage", name=f"figure-data {figure_id}", seconds=0.0)
+    else:
+        _emit("stage", name=f"figure-data {figure_id}", seconds=round(seconds, 3))
+    return data
+
+
 def make_data(out: Path) -> None:
     """The prose numbers, the claims' verdicts and the explorer's reference values."""
     from attention_explained.claims import evaluate_all
@@ -119,8 +135,9 @@ def make_data(out: Path) -> None:
     from attention_explained.quantities import compute, values
     from attention_explained.sitebuild.cache import CLAIMS, EXPLORER, NUMBERS
 
-    with _Stage("training"):
-        _data.training()
+    if not _data.training.cache_info().currsize:  # no figure of this job ran it
+        with _Stage("training"):
+            _data.training()
     with _Stage("numbers"):
         numbers = compute()
     with _Stage("claims"):
@@ -153,6 +170,10 @@ class _Server:
     def run(self, job: dict) -> None:
         from concurrent.futures import as_completed
 
+        if (job.get("figures") or job.get("data")) and "tensorflow" not in sys.modules:
+            with _Stage("tf-import"):
+                import attention_explained._tf  # noqa: F401
+
         n, out = job["job"], Path(job["out"])
         fingerprints = job.get("fingerprints") or {}
         dropped = refresh_modules(fingerprints)
@@ -163,15 +184,12 @@ class _Server:
             pool = self._pool()
             from importlib import import_module
 
-            with _Stage("tf-import"):
-                import_module("attention_explained._tf")
             from attention_explained.figures.registry import get, module_name
 
             for figure_id in job["figures"]:
                 try:
                     import_module(module_name(figure_id))  # re-registers a dropped module
-                    with _Stage(f"figure-data {figure_id}"):
-                        data = get(figure_id).data()
+                    data = _timed_data(figure_id, get(figure_id).data)
                 except Exception:
                     _emit("failed", job=n, id=figure_id, traceback=traceback.format_exc())
                     continue
