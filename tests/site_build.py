@@ -134,3 +134,25 @@ def copy_package(target: Path) -> Path:
 
 def listing(folder: Path) -> list[str]:
     return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*"))
+
+
+FRONT = """---
+jupyter:
+  jupytext:
+    text_representation:
+      extension: .md
+      format_name: markdown
+      format_version: '1.3'
+  kernelspec:
+    display_name: Python 3
+    language: python
+    name: python3
+---
+"""
+
+
+def notebook(folder: Path, name: str, title: str, *cells: str) -> Path:
+    body = "".join(f"\n```python\n{cell}\n```\n" for cell in cells)
+    path = folder / name
+    path.write_text(f"{FRONT}\n# {title}\n{body}", encoding="utf-8")
+    return path

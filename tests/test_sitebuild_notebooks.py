@@ -7,7 +7,7 @@ from pathlib import Path
 import jupytext
 import nbformat
 import pytest
-from site_build import build, make_site
+from site_build import build, make_site, notebook
 
 from attention_explained.sitebuild.notebooks import (
     NotebookError,
@@ -18,26 +18,6 @@ from attention_explained.sitebuild.notebooks import (
 )
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
-FRONT = """---
-jupyter:
-  jupytext:
-    text_representation:
-      extension: .md
-      format_name: markdown
-      format_version: '1.3'
-  kernelspec:
-    display_name: Python 3
-    language: python
-    name: python3
----
-"""
-
-
-def notebook(folder: Path, name: str, title: str, *cells: str) -> Path:
-    body = "".join(f"\n```python\n{cell}\n```\n" for cell in cells)
-    path = folder / name
-    path.write_text(f"{FRONT}\n# {title}\n{body}", encoding="utf-8")
-    return path
 
 
 def test_stem_drops_the_language_suffix():

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from site_build import build, listing, make_site
+from site_build import build, listing, make_site, notebook
 
 from attention_explained.figures import FIGURE_IDS
 from attention_explained.figures.strings import alt_text
@@ -162,3 +162,46 @@ def test_cache_inside_docs_is_refused(tmp_path):
     result = build(root)
     assert result.returncode != 0
     assert "must be outside docs/" in result.stderr
+
+
+def test_pages_are_rendered_while_a_figure_is_drawn(site, tmp_path, ae_cache, package_copy):
+    """Numbers cached, one figure stale: the pages do not wait for it (only the copy does)."""
+    module = package_copy / "attention_explained/figures/logit_variance.py"
+    source = module.read_text(encoding="utf-8")
+    slow = "def draw(data, lang: str, theme: str):\n    __import__('time').sleep(6)\n"
+    assert source.count("def draw(data, lang: str, theme: str):\n") == 1
+    module.write_text(source.replace("def draw(data, lang: str, theme: str):\n", slow), "utf-8")
+    root = make_site(tmp_path / "slow", ae_cache)
+    result = build(root, pythonpath=package_copy)
+    assert result.returncode == 0, result.stderr
+    log = result.stderr
+    assert "figures rendered 1," in log
+    # i18n starts the English build once every Korean page is written; the drawing ends later.
+    assert log.index("Building 'en' documentation") < log.index("figure-draw logit-variance")
+    html = (root / "site/en/index.html").read_text(encoding="utf-8")
+    assert "figures/logit-variance.svg" in html and (root / "site/en/figures").is_dir()
+
+
+def test_assets_only_the_english_build_adds_are_written(tmp_path, ae_cache):
+    """A notebook page that exists only in English still gets its shared CSS and JS."""
+    root = make_site(
+        tmp_path / "en-only", ae_cache, **{"notebooks: []": "notebooks: [notebooks/*.md]"}
+    )
+    config = (root / "mkdocs.yml").read_text(encoding="utf-8")
+    config = config.replace(
+        "nav:\n  - index.md",
+        "  - mkdocs-jupyter:\n      execute: false\n      allow_errors: false\n"
+        "nav:\n  - index.md",
+    )
+    (root / "mkdocs.yml").write_text(config, encoding="utf-8")
+    (root / "docs/notebooks").mkdir()
+    notebook(root / "docs/notebooks", "demo.en.md", "Demo", "print(6 * 7)")  # no Korean one
+    result = build(root)
+    assert result.returncode == 0, result.stderr
+    assert not (root / "site/notebooks/demo").exists(), "the page must be English-only"
+    page = root / "site/en/notebooks/demo/index.html"
+    html = page.read_text(encoding="utf-8")
+    links = re.findall(r'(?:href|src)="([^"]*assets/notebooks/[^"]+)"', html)
+    assert len(links) == 2, links
+    for link in links:
+        assert (page.parent / link).resolve().is_file(), link

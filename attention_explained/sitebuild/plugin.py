@@ -96,6 +96,7 @@ class _Build:
         self.numbers: dict[str, str] | None = None
         self.verdicts: dict | None = None
         self.pending: list[_PendingFile] = []
+        self.site_dir = Path("site")
         from attention_explained.sitebuild.notebook_html import SharedAssets
 
         self.shared = SharedAssets()
@@ -122,9 +123,10 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
     - ``on_page_content`` (0): move a notebook page's inline CSS/JS into shared files.
     - ``on_env`` (0): keep compiled templates in the cache between builds.
     - ``on_post_build`` (-200): after i18n's, so it runs at the end of each language's build,
-      and the outermost call comes after the LAST language: wait for the figures, copy this
-      language's generated files, write shared assets; after the last language, close the
-      worker (unless serving) and the notebook kernel.
+      and the outermost call comes after the LAST language: wait for the figures and copy the
+      generated files; after the last language, write the notebook pages' shared CSS/JS
+      (every language's) at the site root and close the worker (unless serving) and the
+      notebook kernel.
     - ``on_shutdown``: stop the warm worker when ``mkdocs serve`` ends.
     """
 
@@ -156,6 +158,7 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
             raise PluginError(f"attention-explained: cache_dir {cache_dir} must be outside docs/")
         if not _i18n_building(config):
             self.build = self._start_build(cache_dir, docs_dir)
+            self.build.site_dir = Path(config.site_dir)  # the root, before i18n nests ``en/``
         _separate_notebook_html_cache(config, self.build.cache.notebook_html_dir(lang))
         return config
 
@@ -328,11 +331,11 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
                 raise PluginError(f"attention-explained: {exc}") from exc
         while build.pending:  # every language's so far: i18n nests the builds
             build.pending.pop().copy_now()
-        for name, text in build.shared.files.items():
-            target = Path(config.site_dir) / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(text, encoding="utf-8")
         if not _i18n_building(config):  # the last language is done
+            for name, text in build.shared.files.items():  # every language's, at the root
+                target = build.site_dir / name
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text(text, encoding="utf-8")
             self._finish(build)
             cached = len(build.cache.figure_ids) - len(build.stale) if self.config.figures else 0
             executed = len(build.runner.executed) if build.runner else 0
