@@ -15,6 +15,7 @@ import socket
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -156,6 +157,8 @@ def test_page_and_figure_edits_show_in_the_tab(served, open_session):
     edit_figure_code(package)  # again: the same worker draws it, TensorFlow is not re-imported
     wait_for(lambda: serve.rebuilds() > before_rebuilds + 1, 180, "a second figure rebuild")
     assert serve.read().count("stage tf-import") <= 1, serve.read()
+    # The Korean page changed; the English one came from the last rebuild's HTML.
+    assert re.search(r"pages reused [1-9]", serve.read()), serve.read()
     session.assert_clean()
 
 
@@ -163,7 +166,10 @@ def test_page_and_figure_edits_show_in_the_tab(served, open_session):
 def test_stopping_serve_leaves_no_process_behind(served, signum):
     _, package, serve = served
     before = serve.rebuilds()
-    edit_figure_code(package)  # starts the warm worker and its drawing processes
+    # A change no other test made (so its figure is not cached): starts the warm worker and
+    # its drawing processes.
+    module = package / "attention_explained/figures" / (FIGURE.replace("-", "_") + ".py")
+    module.write_text(f"{module.read_text('utf-8')}\n# {uuid.uuid4()}\n", encoding="utf-8")
     wait_for(lambda: serve.rebuilds() > before, 300, "the figure rebuild")
     started = serve.stop(signum)
     assert started, "the worker should have been running"

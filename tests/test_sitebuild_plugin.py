@@ -190,8 +190,7 @@ def test_assets_only_the_english_build_adds_are_written(tmp_path, ae_cache):
     config = (root / "mkdocs.yml").read_text(encoding="utf-8")
     config = config.replace(
         "nav:\n  - index.md",
-        "  - mkdocs-jupyter:\n      execute: false\n      allow_errors: false\n"
-        "nav:\n  - index.md",
+        "  - mkdocs-jupyter:\n      execute: false\n      allow_errors: false\nnav:\n  - index.md",
     )
     (root / "mkdocs.yml").write_text(config, encoding="utf-8")
     (root / "docs/notebooks").mkdir()

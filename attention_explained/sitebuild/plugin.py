@@ -21,7 +21,7 @@ from mkdocs.structure.files import File, Files
 
 from attention_explained.sitebuild import markdown as md
 from attention_explained.sitebuild.cache import AssetCache
-from attention_explained.sitebuild.keys import PACKAGE_DIR, ImportGraph
+from attention_explained.sitebuild.keys import PACKAGE_DIR, ImportGraph, digest
 
 log = logging.getLogger("mkdocs.plugins.attention_explained")
 LANGS = ("ko", "en")  # the languages figures are drawn in (figures.registry.LANGS)
@@ -97,6 +97,7 @@ class _Build:
         self.verdicts: dict | None = None
         self.pending: list[_PendingFile] = []
         self.site_dir = Path("site")
+        self.render_context = ""
         from attention_explained.sitebuild.notebook_html import SharedAssets
 
         self.shared = SharedAssets()
@@ -117,7 +118,9 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
       mkdocs-jupyter's HTML cache at that language's folder.
     - ``on_files`` (-200): after i18n rebuilt the language's Files, add the cached figures,
       numbers and MathJax as generated files.
-    - ``on_pre_page`` (100): before mkdocs-jupyter reads a notebook, wait for its execution.
+    - ``on_pre_page`` (100): while serving, let the page reuse its HTML from the last rebuild
+      if its Markdown is unchanged; before mkdocs-jupyter reads a notebook, wait for its
+      execution.
     - ``on_page_markdown`` (0): fill ``{{ae:…}}`` (waiting for the numbers only), check claim
       markers, rewrite figure lines. Pages never wait for figures.
     - ``on_page_content`` (0): move a notebook page's inline CSS/JS into shared files.
@@ -127,6 +130,9 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
       generated files; after the last language, write the notebook pages' shared CSS/JS
       (every language's) at the site root and close the worker (unless serving) and the
       notebook kernel.
+
+    To add a build step, put its logic in a module beside this one as pure functions and
+    call it from the handler of its event here (a few lines).
     - ``on_shutdown``: stop the warm worker when ``mkdocs serve`` ends.
     """
 
@@ -134,12 +140,16 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
         super().__init__()
         self.serving = False
         self.warm = None  # the worker kept across serve rebuilds
+        self.render_cache = None  # pages' HTML kept across serve rebuilds
         self.build: _Build | None = None
 
     # -- lifecycle ------------------------------------------------------------------------
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
         if self.serving:
+            from attention_explained.sitebuild.render_cache import RenderCache
+
+            self.render_cache = RenderCache()
             # `kill <pid>` ends serve through its finally: on_shutdown stops the worker.
             signal.signal(signal.SIGTERM, _raise_keyboard_interrupt)
 
@@ -234,11 +244,19 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
                 source = Path(file.abs_src_path or "")
                 if source in build.runner.keys:
                     file.abs_src_path = str(build.runner.output_path(source))
+        if self.render_cache is not None:
+            from attention_explained.sitebuild.render_cache import files_digest
+
+            config_file = Path(config.config_file_path or "")
+            text = config_file.read_bytes() if config_file.is_file() else b""
+            build.render_context = f"{lang}:{files_digest(files)}:{digest(text)}"
         return files
 
     # -- notebooks must be executed before mkdocs-jupyter renders them ------------------------
     @event_priority(100)
     def on_pre_page(self, page, config: MkDocsConfig, files: Files):
+        if self.render_cache is not None:
+            self.render_cache.wrap(page, self.build.render_context)
         runner = self.build.runner
         if runner is not None and page.file.abs_src_path:
             source = runner.source_for(Path(page.file.abs_src_path))
@@ -339,12 +357,15 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
             self._finish(build)
             cached = len(build.cache.figure_ids) - len(build.stale) if self.config.figures else 0
             executed = len(build.runner.executed) if build.runner else 0
+            reused = f"; pages reused {self.render_cache.hits}" if self.render_cache else ""
+            self.render_cache and setattr(self.render_cache, "hits", 0)
             log.info(
                 "attention-explained: figures rendered %d, from cache %d; "
-                "notebooks executed %d; %.1f s",
+                "notebooks executed %d%s; %.1f s",
                 len(build.stale),
                 cached,
                 executed,
+                reused,
                 time.perf_counter() - build.clock,
             )
 
