@@ -24,7 +24,7 @@ from attention_explained import _validate
 from attention_explained.settings import EXPLORER_MAX_DIM as MAX_DIM
 from attention_explained.settings import EXPLORER_MAX_LENGTH as MAX_LENGTH
 from attention_explained.settings import EXPLORER_REFERENCE_INPUTS as REFERENCE_INPUTS
-from attention_explained.settings import SCALES
+from attention_explained.settings import SCALES, UNIFORM_MAX, UNIFORM_MIN
 
 _MASK = 0xFFFFFFFF
 
@@ -45,7 +45,9 @@ def hash_uniform(seed: int, indices: np.ndarray) -> np.ndarray:
     return (x.astype(np.float64) + 0.5) / 2.0**32
 
 
-def sample(seed: int, dim: int, length: int, minval: float = -3.0, maxval: float = 3.0):
+def sample(
+    seed: int, dim: int, length: int, minval: float = UNIFORM_MIN, maxval: float = UNIFORM_MAX
+):
     """Queries A and keys B, each ``[length, dim]``, exactly as the explorer draws them."""
     seed = _validate.seed(seed)
     if seed > _MASK:
@@ -59,7 +61,12 @@ def sample(seed: int, dim: int, length: int, minval: float = -3.0, maxval: float
 
 
 def statistics(
-    seed: int, dim: int, length: int, scale: str = "none", minval: float = -3.0, maxval: float = 3.0
+    seed: int,
+    dim: int,
+    length: int,
+    scale: str = "none",
+    minval: float = UNIFORM_MIN,
+    maxval: float = UNIFORM_MAX,
 ) -> dict[str, float]:
     """Mean row entropy, max weight and ‖J‖_F of softmax(scale · A·Bᵀ), via the core."""
     from attention_explained._tf import tf

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 # -- the study note's experiment: logits A·Bᵀ of uniform[−3, 3] matrices ----------------------
 LENGTH = 30  # n: queries and keys per matrix (A and B are [n, d]), as in the note
-UNIFORM_RANGE = (-3.0, 3.0)  # components of A and B are uniform on this interval
+UNIFORM_MIN, UNIFORM_MAX = -3.0, 3.0  # components of A and B are uniform on [min, max]
 
 # -- scaling rules: name → the factor the logits q·k are multiplied by ------------------------
 # ``logit_std`` is the standard deviation of q·k for the inputs at hand (3·√d_k for the

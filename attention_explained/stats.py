@@ -15,13 +15,17 @@ SWEEP_SCALES = settings.SCALES
 SWEEP_METRICS = ("logit_std", "entropy", "max_weight", "jacobian_fro", "grad_norm")
 
 
-def uniform_moments(minval: float = -3.0, maxval: float = 3.0) -> tuple[float, float]:
+def uniform_moments(
+    minval: float = settings.UNIFORM_MIN, maxval: float = settings.UNIFORM_MAX
+) -> tuple[float, float]:
     """Mean and variance of uniform[minval, maxval]: (a+b)/2 and (b−a)²/12."""
     low, high = _validate.bounds(minval, maxval)
     return (low + high) / 2, (high - low) ** 2 / 12
 
 
-def logit_variance(dim: int, *, minval: float = -3.0, maxval: float = 3.0) -> float:
+def logit_variance(
+    dim: int, *, minval: float = settings.UNIFORM_MIN, maxval: float = settings.UNIFORM_MAX
+) -> float:
     """Theoretical Var(q·k) for independent uniform components: dim·(σ⁴ + 2μ²σ²).
 
     Each product q_i k_i of independent X, Y has Var = σ_X²σ_Y² + μ_X²σ_Y² + μ_Y²σ_X²,
@@ -33,7 +37,13 @@ def logit_variance(dim: int, *, minval: float = -3.0, maxval: float = 3.0) -> fl
     return dim * (var * var + 2 * mean * mean * var)
 
 
-def scale_factor(scale: str, dim: int, *, minval: float = -3.0, maxval: float = 3.0) -> float:
+def scale_factor(
+    scale: str,
+    dim: int,
+    *,
+    minval: float = settings.UNIFORM_MIN,
+    maxval: float = settings.UNIFORM_MAX,
+) -> float:
     """Multiplier for the logits: 1 (none), 1/√d (sqrt), or 1/std(q·k) (unit variance)."""
     _validate.choice("scale", scale, SWEEP_SCALES)
     std = math.sqrt(logit_variance(dim, minval=minval, maxval=maxval)) if scale == "unit" else None
@@ -101,8 +111,8 @@ def saturation_sweep(
     length: int = settings.LENGTH,
     seeds: Iterable[int] = settings.SWEEP_SEEDS,
     scales: Sequence[str] = SWEEP_SCALES,
-    minval: float = -3.0,
-    maxval: float = 3.0,
+    minval: float = settings.UNIFORM_MIN,
+    maxval: float = settings.UNIFORM_MAX,
 ) -> dict[str, np.ndarray]:
     """How saturated softmax(logits) gets as the width grows, for each scaling rule.
 
