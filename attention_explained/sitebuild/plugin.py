@@ -357,8 +357,10 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
             self._finish(build)
             cached = len(build.cache.figure_ids) - len(build.stale) if self.config.figures else 0
             executed = len(build.runner.executed) if build.runner else 0
-            reused = f"; pages reused {self.render_cache.hits}" if self.render_cache else ""
-            self.render_cache and setattr(self.render_cache, "hits", 0)
+            reused = ""
+            if self.render_cache is not None:
+                reused = f"; pages reused {self.render_cache.hits}"
+                self.render_cache.hits = 0
             log.info(
                 "attention-explained: figures rendered %d, from cache %d; "
                 "notebooks executed %d%s; %.1f s",
