@@ -140,6 +140,7 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
         super().__init__()
         self.serving = False
         self.warm = None  # the worker kept across serve rebuilds
+        self._one_shot = None  # the worker of one `mkdocs build`
         self.render_cache = None  # pages' HTML kept across serve rebuilds
         self.build: _Build | None = None
 
@@ -374,7 +375,7 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
     def _finish(self, build: _Build) -> None:
         if build.runner is not None:
             build.runner.close()
-        if not self.serving and getattr(self, "_one_shot", None) is not None:
+        if not self.serving and self._one_shot is not None:
             self._one_shot.close()
             self._one_shot = None
 
