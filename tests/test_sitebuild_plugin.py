@@ -204,3 +204,23 @@ def test_assets_only_the_english_build_adds_are_written(tmp_path, ae_cache):
     assert len(links) == 2, links
     for link in links:
         assert (page.parent / link).resolve().is_file(), link
+
+
+def test_the_whole_output_is_what_the_site_should_have(site):
+    """sphinx-gallery's tinybuild idea: the full listing, so a stray or missing file shows."""
+    root, _, _ = site
+    theme = ("assets/javascripts/", "assets/stylesheets/", "assets/images/")
+    found = [
+        p
+        for p in listing(root / "site")
+        if (root / "site" / p).is_file() and not p.removeprefix("en/").startswith(theme)
+    ]
+    expected = ["404.html", "index.html", "sitemap.xml", "sitemap.xml.gz"]
+    for prefix in ("", "en/"):
+        expected += [f"{prefix}index.html", f"{prefix}assets/explorer/reference.json"]
+        expected += [
+            f"{prefix}figures/{figure_id}{suffix}.svg"
+            for figure_id in FIGURE_IDS
+            for suffix in ("", ".dark")
+        ]
+    assert found == sorted(set(expected))
