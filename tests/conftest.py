@@ -112,3 +112,11 @@ def open_session(browser):
     yield open_
     for context in contexts:
         context.close()
+
+
+@pytest.fixture(scope="session")
+def quantity_values() -> dict[str, float]:
+    """The build's numbers, unrounded (≈ 20 s once per session): what the claims read."""
+    from attention_explained import quantities
+
+    return quantities.values()

@@ -86,3 +86,79 @@ def test_sweep_and_keras_numbers(numbers):
     assert _value(numbers, "sweep.logit_std.d1024.unit") == pytest.approx(1.0, rel=0.05)
     for name in ("keras.max_abs_diff.output", "keras.max_abs_diff.scores"):
         assert 0 <= _value(numbers, name) <= 1e-5
+
+
+def test_worked_example_is_one_softmax_row_raw_and_scaled(numbers):
+    """The home page's four logits: ranked, ÷32 after scaling, p(1 − p) from p, a real row."""
+    ranks = (1, 2, 3, 15)
+    for scale in ("none", "sqrt"):
+        logits = [_value(numbers, f"example.logit.r{r}.{scale}") for r in ranks]
+        weights = [_value(numbers, f"example.weight.r{r}.{scale}") for r in ranks]
+        assert logits == sorted(logits, reverse=True)
+        assert weights == sorted(weights, reverse=True)
+        assert sum(weights) <= 1 + 2e-3
+        for r, w in zip(ranks, weights, strict=True):
+            slope = _value(numbers, f"example.slope.r{r}.{scale}")
+            if w < 0.999:  # p(1 − p) ≈ p for small p, printed to three digits or two figures
+                assert slope == pytest.approx(w * (1 - w), rel=0.05, abs=2e-3)
+    for r in ranks:  # the scaled logits are the raw ones divided by √1024 = 32
+        raw = _value(numbers, f"example.logit.r{r}.none")
+        assert _value(numbers, f"example.logit.r{r}.sqrt") == pytest.approx(raw / 32, abs=0.01)
+    # The top weight of a row is 1/(1 + Σ e^{z_j − z_1}) ≤ 1/(1 + e^{−gap}).
+    gap = _value(numbers, "example.gap12.sqrt")
+    assert _value(numbers, "example.weight.r1.sqrt") <= 1 / (1 + math.exp(-gap)) + 1e-3
+    # ‖J‖_F ≥ any entry, e.g. p₁(1 − p₁); ≤ √(n − 1)/2 (n − 1 nonzero eigenvalues, each ≤ ½).
+    for scale in ("none", "sqrt"):
+        jac = _value(numbers, f"example.jacobian_fro.{scale}")
+        assert jac >= _value(numbers, f"example.slope.r1.{scale}") * 0.95
+        assert jac <= math.sqrt(29) / 2
+
+
+# -- the shape of the training curves (training page) ---------------------------------------
+
+
+def test_training_curve_shape_numbers_match_a_plain_recomputation(numbers):
+    """tail_drop, first_below, gradnorm_shrink and the W-gradient ratio, recomputed with loops."""
+    import numpy as np
+
+    from attention_explained.figures import _data
+
+    sgd = _data.training()["sgd"]
+    tail, smooth_len = 100, 10
+    for i, dk in enumerate(sgd["d_k"]):
+        for k, scaling in enumerate(sgd["scaling"]):
+            key = f"d{dk}.{scaling}"
+            loss = sgd["loss"][i, k]
+            drops = [seed[-2 * tail : -tail].mean() - seed[-tail:].mean() for seed in loss]
+            assert _value(numbers, f"training.tail_drop.{key}") == pytest.approx(
+                float(np.median(drops)), abs=0.005
+            )
+            smoothed = np.array(
+                [
+                    [seed[max(0, s - smooth_len + 1) : s + 1].mean() for s in range(len(seed))]
+                    for seed in loss
+                ]
+            )
+            median = np.median(smoothed, axis=0)
+            first = next((s for s, x in enumerate(median) if x < 1.0), len(median))
+            assert numbers[f"training.first_below.{key}"] == str(first)
+            grad = sgd["grad_norm"][i, k]
+            end = np.median([np.median(seed[-30:]) for seed in grad])
+            shrink = np.median(grad[:, 0]) / end
+            assert _value(numbers, f"training.gradnorm_shrink.{key}") == pytest.approx(
+                shrink, abs=0.5
+            )
+    ratio = _value(numbers, "training.init_gradnorm_ratio.d1024")
+    printed = _value(numbers, "training.init_gradnorm.d1024.none") / _value(
+        numbers, "training.init_gradnorm.d1024.sqrt"
+    )
+    assert ratio == pytest.approx(printed, rel=0.05)  # the two printed norms are rounded
+
+
+def test_every_claim_holds_on_the_build_numbers_and_its_counterexample_breaks_it(numbers):
+    from attention_explained import claims
+
+    values = quantities.values()
+    for name, spec in claims.registered().items():
+        assert claims.evaluate(name, values).holds, claims.evaluate(name, values).explain()
+        assert not claims.evaluate(name, {**values, **spec.counterexample}).holds, name

@@ -14,15 +14,20 @@ THEMES = ("light", "dark")
 # attention_explained/figures/<id with "_" for "-">.py that decorates one function.
 FIGURE_IDS = (
     "saturation-heatmaps",
+    "logit-histograms",
     "logit-variance",
     "softmax-saturation",
     "softmax-gradient",
     "softmax-curve",
+    "attention-graph",
     "temperature",
     "multi-head-diagram",
     "training-loss",
     "training-entropy",
     "training-gradient",
+    "after-lr-sensitivity",
+    "after-max-logit",
+    "after-spread",
 )
 
 

@@ -38,6 +38,11 @@ def expand_numbers(markdown: str, numbers: Mapping[str, str], where: str) -> str
     return expanded
 
 
+def figures_without_alt(markdown: str) -> list[str]:
+    """Figure ids whose line leaves the alt text to the package (and so states its claims)."""
+    return [m.group(2) for m in FIGURE_LINE.finditer(markdown) if not m.group(1)]
+
+
 def figure_ids_in(markdown: str) -> list[str]:
     """The figure ids a page shows, in order."""
     return [m.group(2) for m in FIGURE_LINE.finditer(markdown)]

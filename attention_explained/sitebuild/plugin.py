@@ -282,17 +282,27 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
                 markdown = check_claims(markdown, self._verdicts(), where)
             if "figures/" in markdown:
                 lang, _ = _languages(config)
-                strings = self.build.cache.graph.strings()
-                figure_lang = lang if lang in LANGS else "en"
-                markdown = md.rewrite_figures(
-                    markdown,
-                    self.build.cache.figure_ids,
-                    lambda figure_id: strings["alt_text"](figure_id, figure_lang),
-                    where,
-                )
+                markdown = self._figures(markdown, lang, where)
         except ValueError as exc:  # MarkdownError, ClaimError
             raise PluginError(f"attention-explained: {exc}") from exc
         return markdown
+
+    def _figures(self, markdown: str, lang: str, where: str) -> str:
+        """Check the claims a package alt text states, then rewrite the figure lines."""
+        from attention_explained.sitebuild.figure_claims import check_alt_claims
+
+        strings = self.build.cache.graph.strings()
+        alt_claims = strings.get("ALT_CLAIMS", {})
+        for figure_id in md.figures_without_alt(markdown):
+            if alt_claims.get(figure_id):
+                check_alt_claims(figure_id, self._verdicts(), where, alt_claims)
+        figure_lang = lang if lang in LANGS else "en"
+        return md.rewrite_figures(
+            markdown,
+            self.build.cache.figure_ids,
+            lambda figure_id: strings["alt_text"](figure_id, figure_lang),
+            where,
+        )
 
     def _wait_data(self) -> None:
         if self.build.job is not None:
