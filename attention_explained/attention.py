@@ -7,7 +7,7 @@ import numbers
 
 import keras
 
-from attention_explained import _validate
+from attention_explained import _validate, settings
 from attention_explained._tf import tf
 
 SCALES = ("sqrt", "none")
@@ -17,7 +17,7 @@ def logit_factor(scale: str | float, d_k: int) -> float:
     """The number the logits q·k are multiplied by: 1/√d_k, 1, or a positive float."""
     if isinstance(scale, str):
         _validate.choice("scale", scale, SCALES)
-        return 1.0 / math.sqrt(d_k) if scale == "sqrt" else 1.0
+        return settings.scale_factor(scale, d_k)
     if isinstance(scale, bool) or not isinstance(scale, numbers.Real):
         raise TypeError(f"scale must be 'sqrt', 'none' or a positive float, got {scale!r}")
     if not (math.isfinite(scale) and scale > 0):

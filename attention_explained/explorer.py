@@ -21,9 +21,11 @@ from __future__ import annotations
 import numpy as np
 
 from attention_explained import _validate
+from attention_explained.settings import EXPLORER_MAX_DIM as MAX_DIM
+from attention_explained.settings import EXPLORER_MAX_LENGTH as MAX_LENGTH
+from attention_explained.settings import EXPLORER_REFERENCE_INPUTS as REFERENCE_INPUTS
+from attention_explained.settings import SCALES, UNIFORM_MAX, UNIFORM_MIN
 
-SCALES = ("none", "sqrt", "unit")
-MAX_DIM, MAX_LENGTH = 4096, 64
 _MASK = 0xFFFFFFFF
 
 
@@ -43,7 +45,9 @@ def hash_uniform(seed: int, indices: np.ndarray) -> np.ndarray:
     return (x.astype(np.float64) + 0.5) / 2.0**32
 
 
-def sample(seed: int, dim: int, length: int, minval: float = -3.0, maxval: float = 3.0):
+def sample(
+    seed: int, dim: int, length: int, minval: float = UNIFORM_MIN, maxval: float = UNIFORM_MAX
+):
     """Queries A and keys B, each ``[length, dim]``, exactly as the explorer draws them."""
     seed = _validate.seed(seed)
     if seed > _MASK:
@@ -57,7 +61,12 @@ def sample(seed: int, dim: int, length: int, minval: float = -3.0, maxval: float
 
 
 def statistics(
-    seed: int, dim: int, length: int, scale: str = "none", minval: float = -3.0, maxval: float = 3.0
+    seed: int,
+    dim: int,
+    length: int,
+    scale: str = "none",
+    minval: float = UNIFORM_MIN,
+    maxval: float = UNIFORM_MAX,
 ) -> dict[str, float]:
     """Mean row entropy, max weight and ‖J‖_F of softmax(scale · A·Bᵀ), via the core."""
     from attention_explained._tf import tf
@@ -79,16 +88,6 @@ def statistics(
         "jacobian_fro": float(np.mean(tf.norm(jacobian, ord="fro", axis=(-2, -1)))),
         "logit_std": float(np.std(logits)),
     }
-
-
-REFERENCE_INPUTS = [
-    {"seed": 0, "dim": 4, "length": 16, "scale": "none", "minval": -3.0, "maxval": 3.0},
-    {"seed": 0, "dim": 64, "length": 30, "scale": "sqrt", "minval": -3.0, "maxval": 3.0},
-    {"seed": 7, "dim": 1024, "length": 30, "scale": "none", "minval": -3.0, "maxval": 3.0},
-    {"seed": 7, "dim": 1024, "length": 30, "scale": "unit", "minval": -3.0, "maxval": 3.0},
-    {"seed": 123, "dim": 4096, "length": 64, "scale": "sqrt", "minval": -1.0, "maxval": 2.0},
-    {"seed": 4294967295, "dim": 1, "length": 4, "scale": "unit", "minval": 0.5, "maxval": 1.5},
-]
 
 
 def reference_cases() -> list[dict]:

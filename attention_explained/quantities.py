@@ -11,10 +11,17 @@ from functools import cache
 
 import numpy as np
 
-LENGTH = 30
-SEEDS = tuple(range(8))
-DIMS = (10, 1024)
-SCALES = ("none", "sqrt", "unit")
+from attention_explained.settings import (
+    LENGTH,
+    SCALES,
+    SELF_ATTENTION_DIM,
+    SELF_ATTENTION_SEED,
+    TRAINING_FINAL,
+    TRAINING_QUIET,
+    TRAINING_QUIET_BELOW,
+)
+from attention_explained.settings import PROSE_DIMS as DIMS
+from attention_explained.settings import PROSE_SEEDS as SEEDS
 
 _MINUS = "\u2212"
 
@@ -78,8 +85,8 @@ def _self_attention_numbers(out: dict[str, str]) -> None:
     from attention_explained._tf import tf
     from attention_explained.tensors import uniform_pair
 
-    dim = 1024
-    x, _ = uniform_pair(LENGTH, dim, seed=0)
+    dim = SELF_ATTENTION_DIM
+    x, _ = uniform_pair(LENGTH, dim, seed=SELF_ATTENTION_SEED)
     scaled = (tf.linalg.matmul(x, x, transpose_b=True) / math.sqrt(dim)).numpy()
     off = scaled[~np.eye(LENGTH, dtype=bool)]
     weights = tf.nn.softmax(scaled, axis=-1).numpy()
@@ -162,11 +169,6 @@ def _temperature_numbers(out: dict[str, str]) -> None:
         p /= p.sum()
         out[f"temperature.top_weight.{name}"] = _fmt(p.max(), ".2f")
         out[f"temperature.top_key.{name}"] = str(int(np.argmax(p)) + 1)
-
-
-TRAINING_FINAL = 30  # "final" = mean of the last 30 steps of each seed, then median over seeds
-TRAINING_QUIET = 100  # the last 100 steps: how many of them had a gradient norm below …
-TRAINING_QUIET_BELOW = 1e-3  # … this, i.e. one that has all but vanished
 
 
 def _training_numbers(out: dict[str, str]) -> None:

@@ -7,21 +7,25 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from attention_explained import _validate
+from attention_explained import _validate, settings
 from attention_explained._tf import tf
 from attention_explained.tensors import uniform_pair
 
-SWEEP_SCALES = ("none", "sqrt", "unit")
+SWEEP_SCALES = settings.SCALES
 SWEEP_METRICS = ("logit_std", "entropy", "max_weight", "jacobian_fro", "grad_norm")
 
 
-def uniform_moments(minval: float = -3.0, maxval: float = 3.0) -> tuple[float, float]:
+def uniform_moments(
+    minval: float = settings.UNIFORM_MIN, maxval: float = settings.UNIFORM_MAX
+) -> tuple[float, float]:
     """Mean and variance of uniform[minval, maxval]: (a+b)/2 and (b−a)²/12."""
     low, high = _validate.bounds(minval, maxval)
     return (low + high) / 2, (high - low) ** 2 / 12
 
 
-def logit_variance(dim: int, *, minval: float = -3.0, maxval: float = 3.0) -> float:
+def logit_variance(
+    dim: int, *, minval: float = settings.UNIFORM_MIN, maxval: float = settings.UNIFORM_MAX
+) -> float:
     """Theoretical Var(q·k) for independent uniform components: dim·(σ⁴ + 2μ²σ²).
 
     Each product q_i k_i of independent X, Y has Var = σ_X²σ_Y² + μ_X²σ_Y² + μ_Y²σ_X²,
@@ -33,14 +37,17 @@ def logit_variance(dim: int, *, minval: float = -3.0, maxval: float = 3.0) -> fl
     return dim * (var * var + 2 * mean * mean * var)
 
 
-def scale_factor(scale: str, dim: int, *, minval: float = -3.0, maxval: float = 3.0) -> float:
+def scale_factor(
+    scale: str,
+    dim: int,
+    *,
+    minval: float = settings.UNIFORM_MIN,
+    maxval: float = settings.UNIFORM_MAX,
+) -> float:
     """Multiplier for the logits: 1 (none), 1/√d (sqrt), or 1/std(q·k) (unit variance)."""
     _validate.choice("scale", scale, SWEEP_SCALES)
-    if scale == "none":
-        return 1.0
-    if scale == "sqrt":
-        return 1.0 / math.sqrt(dim)
-    return 1.0 / math.sqrt(logit_variance(dim, minval=minval, maxval=maxval))
+    std = math.sqrt(logit_variance(dim, minval=minval, maxval=maxval)) if scale == "unit" else None
+    return settings.scale_factor(scale, dim, logit_std=std)
 
 
 def _probabilities(name: str, probs) -> tf.Tensor:
@@ -101,11 +108,11 @@ def _row_metrics(logits: tf.Tensor, upstream: tf.Tensor) -> dict[str, np.ndarray
 def saturation_sweep(
     dims: Iterable[int],
     *,
-    length: int = 30,
-    seeds: Iterable[int] = range(8),
+    length: int = settings.LENGTH,
+    seeds: Iterable[int] = settings.SWEEP_SEEDS,
     scales: Sequence[str] = SWEEP_SCALES,
-    minval: float = -3.0,
-    maxval: float = 3.0,
+    minval: float = settings.UNIFORM_MIN,
+    maxval: float = settings.UNIFORM_MAX,
 ) -> dict[str, np.ndarray]:
     """How saturated softmax(logits) gets as the width grows, for each scaling rule.
 

@@ -6,10 +6,16 @@ import numpy as np
 
 from attention_explained import _validate
 from attention_explained._tf import tf
+from attention_explained.settings import UNIFORM_MAX, UNIFORM_MIN
 
 
 def uniform_pair(
-    length: int, dim: int, *, minval: float = -3.0, maxval: float = 3.0, seed: int = 0
+    length: int,
+    dim: int,
+    *,
+    minval: float = UNIFORM_MIN,
+    maxval: float = UNIFORM_MAX,
+    seed: int = 0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Independent queries A and keys B, both ``[length, dim]`` ~ uniform[minval, maxval).
 
@@ -26,7 +32,12 @@ def uniform_pair(
 
 
 def make_dot_product_tensor(
-    length: int, dim: int, *, minval: float = -3.0, maxval: float = 3.0, seed: int = 0
+    length: int,
+    dim: int,
+    *,
+    minval: float = UNIFORM_MIN,
+    maxval: float = UNIFORM_MAX,
+    seed: int = 0,
 ) -> tf.Tensor:
     """Return A·Bᵀ, shape ``[length, length]``, for independent uniform A and B of width ``dim``.
 

@@ -32,8 +32,23 @@ import numpy as np
 
 from attention_explained import _validate
 from attention_explained._tf import tf
+from attention_explained.settings import (
+    ADAM_BETAS,
+    ADAM_EPSILON,
+    TRAINING_BATCH,
+    TRAINING_D_MODEL,
+    TRAINING_DKS,
+    TRAINING_N_ITEMS,
+    TRAINING_NOISE,
+    TRAINING_READOUT,
+    TRAINING_SEEDS,
+    TRAINING_STEPS,
+)
+from attention_explained.settings import TRAINING_LEARNING_RATES as LEARNING_RATES
+from attention_explained.settings import TRAINING_POOL as POOL
+from attention_explained.settings import TRAINING_SCALINGS as SCALINGS
+from attention_explained.settings import TRAINING_STARVED_BELOW as STARVED_BELOW
 
-SCALINGS = ("none", "sqrt", "qknorm")
 OPTIMIZERS = ("sgd", "adam")
 METRICS = (
     "loss",
@@ -46,16 +61,16 @@ METRICS = (
     "stuck",
     "accuracy",
 )
-STARVED_BELOW = 1e-3  # per-example ‖∂ℓ/∂z‖ under this counts as "no gradient"
-LEARNING_RATES = {"sgd": 0.5, "adam": 0.01}  # SGD: good for ÷√d_k; Adam: its usual range
-POOL = 4096  # examples per seed; mini-batches are drawn from it at random
-ADAM_BETAS = (0.9, 0.999)
-ADAM_EPSILON = 1e-8
 _F32 = tf.float32
 
 
 def make_task(
-    seed: int, *, n_items: int = 16, d_model: int = 16, noise: float = 0.5, pool: int = POOL
+    seed: int,
+    *,
+    n_items: int = TRAINING_N_ITEMS,
+    d_model: int = TRAINING_D_MODEL,
+    noise: float = TRAINING_NOISE,
+    pool: int = POOL,
 ) -> dict[str, np.ndarray]:
     """``pool`` retrieval examples: keys ``[pool, n, d_model]``, queries, target indices."""
     seed = _validate.seed(seed)
@@ -197,18 +212,18 @@ def _int_list(name: str, values: object) -> list[int]:
 
 
 def run_grid(
-    dks: Iterable[int] = (16, 128, 1024),
+    dks: Iterable[int] = TRAINING_DKS,
     scalings: Iterable[str] = SCALINGS,
-    seeds: Iterable[int] = (0, 1, 2),
+    seeds: Iterable[int] = TRAINING_SEEDS,
     *,
-    steps: int = 300,
+    steps: int = TRAINING_STEPS,
     optimizer: str = "sgd",
     learning_rate: float | None = None,
-    batch: int = 64,
-    n_items: int = 16,
-    d_model: int = 16,
-    noise: float = 0.5,
-    readout: float = 5.0,
+    batch: int = TRAINING_BATCH,
+    n_items: int = TRAINING_N_ITEMS,
+    d_model: int = TRAINING_D_MODEL,
+    noise: float = TRAINING_NOISE,
+    readout: float = TRAINING_READOUT,
 ) -> dict[str, np.ndarray]:
     """Train every (d_k, scaling, seed) on the retrieval task; return its learning curves.
 

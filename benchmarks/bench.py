@@ -89,6 +89,7 @@ class Workspace:
         self.env = dict(
             os.environ, PYTHONPATH=str(root), NO_MKDOCS_2_WARNING="1", TF_CPP_MIN_LOG_LEVEL="2"
         )
+        self.env.pop("ATTENTION_EXPLAINED_CACHE", None)  # the workspace's own .cache/
         self.edits = 0
 
     def build(self) -> tuple[float, float, str]:

@@ -1,14 +1,117 @@
-"""Shared fixtures: the one strict build of the real site that the site and browser tests read."""
+"""Shared fixtures. Builds use a temporary cache shared by the session, never the repo's .cache/."""
 
 from __future__ import annotations
 
+import functools
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
-from site_build import BuiltSite, strict_build
+from browser_support import (
+    CHROMIUM_ARGS,
+    TIMEOUT_MS,
+    VIEWPORT,
+    PrefixHandler,
+    QuietServer,
+    Server,
+    Session,
+    find_chromium,
+    is_local,
+    no_browser,
+    site_prefix,
+    sync_playwright,
+)
+from site_build import BuiltSite, copy_package, strict_build
 
 
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory) -> BuiltSite:
-    return strict_build(tmp_path_factory.mktemp("built") / "site")
+def ae_cache(tmp_path_factory) -> Path:
+    """One asset cache for the session: the real site and the fixture site share figures."""
+    return tmp_path_factory.mktemp("ae-cache")
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory, ae_cache) -> BuiltSite:
+    return strict_build(tmp_path_factory.mktemp("built") / "site", ae_cache)
+
+
+@pytest.fixture
+def package_copy(tmp_path) -> Path:
+    """A copy of the package that a build imports first (PYTHONPATH), for editing safely."""
+    return copy_package(tmp_path / "pkg")
+
+
+# -- browser tests: the built site served under its prefix, and a system Chromium ----------
+
+
+@pytest.fixture(scope="module")
+def server(built_site) -> Iterator[Server]:
+    prefix = site_prefix()
+    handler = type("Handler", (PrefixHandler,), {"prefix": prefix})
+    httpd = QuietServer(
+        ("127.0.0.1", 0), functools.partial(handler, directory=str(built_site.root))
+    )
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield Server(f"http://127.0.0.1:{httpd.server_port}", prefix)
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if sync_playwright is None:
+        no_browser("Playwright for Python is not installed")
+    executable = find_chromium()
+    if executable is None:
+        no_browser("no Chromium found (CHROMIUM_PATH, chromium, google-chrome, /usr/bin/chromium)")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def open_session(browser):
+    """Factory: a fresh context (light unless told otherwise) and page, closed after the test."""
+    contexts = []
+
+    def open_(color_scheme: str = "light") -> Session:
+        context = browser.new_context(
+            viewport=VIEWPORT, color_scheme=color_scheme, service_workers="block"
+        )
+        context.set_default_timeout(TIMEOUT_MS)
+        contexts.append(context)
+        page = context.new_page()
+        session = Session(context, page)
+
+        def route(route):
+            url = route.request.url
+            if is_local(url):
+                route.continue_()
+            else:
+                session.blocked.append(url)
+                route.abort("blockedbyclient")
+
+        context.route("**/*", route)
+
+        def on_console(message):
+            if message.type == "error":
+                where = message.location.get("url", "") if message.location else ""
+                session.errors.append(f"console: {message.text} [{where}]")
+
+        page.on("console", on_console)
+        page.on("pageerror", lambda error: session.errors.append(f"pageerror: {error}"))
+        return session
+
+    yield open_
+    for context in contexts:
+        context.close()
 
 
 @pytest.fixture(scope="session")

@@ -1,9 +1,15 @@
-"""One strict build of the real site per test session, shared by the site and browser tests."""
+"""Helpers for the tests that build sites: the real site, and the small fixture site.
+
+Fixtures built on these live in conftest.py. Every build writes into a temporary cache
+(``ATTENTION_EXPLAINED_CACHE`` for the real site, ``cache_dir`` for the fixture site), never
+into the repository's own .cache/.
+"""
 
 from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -13,6 +19,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 DOCS = REPO / "docs"
 LANGS = ("ko", "en")
+FIXTURE = Path(__file__).parent / "fixture_site"
+CACHE_ENV = "ATTENTION_EXPLAINED_CACHE"
 
 
 @dataclass
@@ -27,14 +35,14 @@ class BuiltSite:
         return "en" if page.relative_to(self.root).parts[0] == "en" else "ko"
 
 
-def strict_build(site_dir: Path) -> BuiltSite:
+def strict_build(site_dir: Path, cache_dir: Path) -> BuiltSite:
     result = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site_dir)],
         cwd=REPO,
         capture_output=True,
         text=True,
         check=False,
-        env=dict(os.environ, NO_MKDOCS_2_WARNING="1"),
+        env=dict(os.environ, NO_MKDOCS_2_WARNING="1", **{CACHE_ENV: str(cache_dir)}),
     )
     if result.returncode != 0:
         raise AssertionError(f"strict build failed:\n{result.stderr[-6000:]}")
@@ -83,3 +91,68 @@ def parse(path: Path) -> Tags:
     parser = Tags()
     parser.feed(path.read_text(encoding="utf-8"))
     return parser
+
+
+def make_site(root: Path, cache_dir: Path, **replacements: str) -> Path:
+    """A copy of tests/fixture_site at ``root`` whose plugin caches into ``cache_dir``."""
+    shutil.copytree(FIXTURE, root, dirs_exist_ok=True)
+    config = (root / "mkdocs.yml").read_text(encoding="utf-8")
+    config = config.replace("cache_dir: .cache", f"cache_dir: {cache_dir}")
+    # The real site's theme fix-ups (no per-page hreflang links that make Material fetch
+    # sitemaps that do not exist), so a browser on the fixture sees what it would on the site.
+    config += f"hooks:\n  - {REPO / 'overrides' / 'hooks.py'}\n"
+    for old, new in replacements.items():
+        config = config.replace(old, new)
+    (root / "mkdocs.yml").write_text(config, encoding="utf-8")
+    return root
+
+
+def build(root: Path, *, pythonpath: Path | None = None) -> subprocess.CompletedProcess:
+    """``mkdocs build --strict`` in ``root``; ``pythonpath`` puts a package copy first."""
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    if pythonpath is not None:
+        env["PYTHONPATH"] = f"{pythonpath}{os.pathsep}{env.get('PYTHONPATH', '')}"
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+
+
+def copy_package(target: Path) -> Path:
+    """A copy of the package under ``target`` (for PYTHONPATH), safe to edit."""
+    shutil.copytree(
+        REPO / "attention_explained",
+        target / "attention_explained",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    return target
+
+
+def listing(folder: Path) -> list[str]:
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*"))
+
+
+FRONT = """---
+jupyter:
+  jupytext:
+    text_representation:
+      extension: .md
+      format_name: markdown
+      format_version: '1.3'
+  kernelspec:
+    display_name: Python 3
+    language: python
+    name: python3
+---
+"""
+
+
+def notebook(folder: Path, name: str, title: str, *cells: str) -> Path:
+    body = "".join(f"\n```python\n{cell}\n```\n" for cell in cells)
+    path = folder / name
+    path.write_text(f"{FRONT}\n# {title}\n{body}", encoding="utf-8")
+    return path

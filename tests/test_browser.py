@@ -9,219 +9,22 @@ Screenshots go to test-artifacts/screenshots/<lang>/ (git-ignored).
 from __future__ import annotations
 
 import contextlib
-import functools
-import os
-import re
-import shutil
-import sys
-import threading
-from collections.abc import Iterator
-from dataclasses import dataclass, field
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
-from urllib.parse import unquote, urljoin, urlsplit
+from urllib.parse import urljoin, urlsplit
 
 import nbformat
 import pytest
-from site_build import DOCS, LANGS, REPO, source_pages
-
-try:
-    from playwright.sync_api import Error as PlaywrightError
-    from playwright.sync_api import sync_playwright
-except ImportError:  # pragma: no cover - reported by the `browser` fixture
-    sync_playwright = None
-    PlaywrightError = Exception
+from browser_support import (
+    HANGUL,
+    RAW_INLINE_MATH,
+    RAW_TEX,
+    PlaywrightError,
+    localized,
+    scheme,
+    screenshot,
+)
+from site_build import DOCS, LANGS, source_pages
 
 pytestmark = pytest.mark.browser
-
-SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
-VIEWPORT = {"width": 1280, "height": 900}
-HANGUL = re.compile(r"[\uac00-\ud7a3]")
-# TeX that would only be visible if MathJax failed to typeset it.
-RAW_TEX = ("$$", "\\frac", "\\sqrt{", "\\(", "\\[")
-RAW_INLINE_MATH = re.compile(r"\$[^$\s][^$\n]{0,120}\$")
-TIMEOUT_MS = 20_000
-
-
-# --------------------------------------------------------------------------- server
-
-
-def site_prefix() -> str:
-    """The path of `site_url` in mkdocs.yml (its default when SITE_URL is unset)."""
-    text = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
-    match = re.search(r"""^site_url:\s*!ENV\s*\[\s*\w+\s*,\s*["']([^"']+)["']\s*\]""", text, re.M)
-    match = match or re.search(r"""^site_url:\s*["']?([^"'\s]+)""", text, re.M)
-    assert match, "no site_url in mkdocs.yml"
-    path = urlsplit(match.group(1)).path or "/"
-    return path if path.endswith("/") else path + "/"
-
-
-class PrefixHandler(SimpleHTTPRequestHandler):
-    """Serves the site folder under `prefix`, like GitHub Pages does; anything else is a 404."""
-
-    prefix = "/"
-
-    def log_message(self, format, *args):
-        pass
-
-    def send_head(self):
-        if not urlsplit(self.path).path.startswith(self.prefix):
-            self.send_error(404, "outside the site prefix")
-            return None
-        return super().send_head()
-
-    def translate_path(self, path):
-        path = urlsplit(path).path
-        return super().translate_path("/" + path[len(self.prefix) :])
-
-
-class QuietServer(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def handle_error(self, request, client_address):
-        # A page closed mid-download (BrokenPipe, reset) is normal; anything else is not.
-        if not isinstance(sys.exc_info()[1], ConnectionError):
-            super().handle_error(request, client_address)
-
-
-@dataclass
-class Server:
-    origin: str  # http://127.0.0.1:port
-    prefix: str  # /attention_explained/
-
-    def url(self, page: str) -> str:
-        """URL of a site-relative page folder such as "en/saturation/"."""
-        return f"{self.origin}{self.prefix}{page}"
-
-    def page_of(self, url: str) -> str:
-        """Site-relative page folder of a URL served by us (inverse of `url`)."""
-        parts = urlsplit(url)
-        assert f"{parts.scheme}://{parts.netloc}" == self.origin, url
-        assert parts.path.startswith(self.prefix), url
-        return unquote(parts.path[len(self.prefix) :])
-
-
-@pytest.fixture(scope="module")
-def server(built_site) -> Iterator[Server]:
-    prefix = site_prefix()
-    handler = type("Handler", (PrefixHandler,), {"prefix": prefix})
-    httpd = QuietServer(
-        ("127.0.0.1", 0), functools.partial(handler, directory=str(built_site.root))
-    )
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield Server(f"http://127.0.0.1:{httpd.server_port}", prefix)
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-
-
-# --------------------------------------------------------------------------- browser
-
-
-def find_chromium() -> str | None:
-    candidates = [os.environ.get("CHROMIUM_PATH")]
-    names = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
-    candidates += [shutil.which(name) for name in names]
-    candidates.append("/usr/bin/chromium")
-    for candidate in candidates:
-        if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
-            return candidate
-    return None
-
-
-def no_browser(reason: str):
-    message = (
-        f"{reason}. The browser tests drive a system Chromium through Playwright: "
-        "install it with `sudo apt-get install chromium` (or set CHROMIUM_PATH) and "
-        "`pip install playwright` (never `playwright install`)."
-    )
-    if os.environ.get("CI") == "true":
-        pytest.fail(message, pytrace=False)
-    pytest.skip(message)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if sync_playwright is None:
-        no_browser("Playwright for Python is not installed")
-    executable = find_chromium()
-    if executable is None:
-        no_browser("no Chromium found (CHROMIUM_PATH, chromium, google-chrome, /usr/bin/chromium)")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
-
-
-@dataclass
-class Session:
-    """One browser context and page, with everything that went wrong in it."""
-
-    context: object
-    page: object
-    blocked: list[str] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
-
-    def assert_clean(self):
-        problems = [f"blocked request off 127.0.0.1: {url}" for url in self.blocked]
-        problems += self.errors
-        assert not problems, f"{self.page.url}:\n" + "\n".join(problems)
-
-
-def is_local(url: str) -> bool:
-    parts = urlsplit(url)
-    return parts.scheme not in ("http", "https", "ws", "wss") or parts.hostname == "127.0.0.1"
-
-
-@pytest.fixture
-def open_session(browser):
-    """Factory: a fresh context (light unless told otherwise) and page, closed after the test."""
-    contexts = []
-
-    def open_(color_scheme: str = "light") -> Session:
-        context = browser.new_context(
-            viewport=VIEWPORT, color_scheme=color_scheme, service_workers="block"
-        )
-        context.set_default_timeout(TIMEOUT_MS)
-        contexts.append(context)
-        page = context.new_page()
-        session = Session(context, page)
-
-        def route(route):
-            url = route.request.url
-            if is_local(url):
-                route.continue_()
-            else:
-                session.blocked.append(url)
-                route.abort("blockedbyclient")
-
-        context.route("**/*", route)
-
-        def on_console(message):
-            if message.type == "error":
-                where = message.location.get("url", "") if message.location else ""
-                session.errors.append(f"console: {message.text} [{where}]")
-
-        page.on("console", on_console)
-        page.on("pageerror", lambda error: session.errors.append(f"pageerror: {error}"))
-        return session
-
-    yield open_
-    for context in contexts:
-        context.close()
 
 
 def wait_for_mathjax(page):
@@ -255,17 +58,6 @@ def visible_text_without_code(page) -> str:
             return text;
         }"""
     )
-
-
-def screenshot(page, lang: str, name: str):
-    path = SCREENSHOTS / lang / f"{name}.png"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(path), full_page=True)
-    assert path.stat().st_size > 10_000, f"{path}: suspiciously small screenshot"
-
-
-def localized(page: str, lang: str) -> str:
-    return page if lang == "ko" else f"en/{page}"
 
 
 def screenshot_name(path: str, lang: str) -> str:
@@ -400,10 +192,6 @@ def wait_until_loaded(page, img_path_suffix: str):
             && i.complete && i.naturalWidth > 0)""",
         arg=img_path_suffix,
     )
-
-
-def scheme(page) -> str | None:
-    return page.evaluate("() => document.body.getAttribute('data-md-color-scheme')")
 
 
 @pytest.mark.parametrize("lang", LANGS)

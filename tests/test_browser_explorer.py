@@ -1,8 +1,6 @@
-# The fixtures imported from test_browser are parameters here, which pyflakes calls redefinitions.
-# ruff: noqa: F811
 """The Explorer page ("직접 해보기") in a real Chromium, in both languages.
 
-Reuses the server, browser and session fixtures of tests/test_browser.py: the strict build is
+Uses the server, browser and session fixtures of tests/conftest.py: the strict build is
 served under the `site_url` prefix, requests leaving 127.0.0.1 are blocked and recorded, and
 console errors fail the test. The widget is driven through its native controls (keyboard on
 the sliders, clicks on the radios and the button) and through `window.aeExplorer`.
@@ -15,16 +13,8 @@ import statistics as stats
 
 import numpy as np
 import pytest
+from browser_support import HANGUL, localized, scheme, screenshot
 from site_build import LANGS, REPO
-from test_browser import (  # noqa: F401 (browser, open_session and server are fixtures)
-    HANGUL,
-    browser,
-    localized,
-    open_session,
-    scheme,
-    screenshot,
-    server,
-)
 
 from attention_explained import explorer
 

@@ -299,18 +299,19 @@ def test_a_false_alt_claim_names_the_figure_and_the_page():
     check_alt_claims("other", verdicts, "page.md", {"fig": ("x.y",)})  # no claims: nothing
 
 
-def test_the_plugin_refuses_a_figure_whose_alt_claim_fails():
+def test_the_plugin_refuses_a_figure_whose_alt_claim_fails(tmp_path):
     """The build's figure line, with the real ALT_CLAIMS and a verdict that does not hold."""
-    from mkdocs.exceptions import PluginError
-
     from attention_explained.figures.strings import ALT_CLAIMS
-    from attention_explained.mkdocs_plugin import FIGURE_LINE, AttentionExplainedPlugin
+    from attention_explained.sitebuild.cache import AssetCache
+    from attention_explained.sitebuild.claims import ClaimError
+    from attention_explained.sitebuild.plugin import AttentionExplainedPlugin, _Build
 
     plugin = AttentionExplainedPlugin()
+    plugin.build = _Build(AssetCache(tmp_path), [], False)
     (name,) = ALT_CLAIMS["logit-histograms"]
-    plugin._verdicts = {name: {"holds": False, "statement": "s", "numbers": {}}}
-    line = FIGURE_LINE.search("![](figures/logit-histograms.svg)")
-    with pytest.raises(PluginError, match=r"variance\.md.*logit-histograms"):
-        plugin._figure_markdown(line, "en", "variance.md")
-    plugin._verdicts = {name: {"holds": True, "statement": "s", "numbers": {}}}
-    assert "logit-histograms.dark.svg" in plugin._figure_markdown(line, "ko", "variance.md")
+    line = "![](figures/logit-histograms.svg)"
+    plugin.build.verdicts = {name: {"holds": False, "statement": "s", "numbers": {}}}
+    with pytest.raises(ClaimError, match=r"variance\.md.*logit-histograms"):
+        plugin._figures(line, "en", "variance.md")
+    plugin.build.verdicts = {name: {"holds": True, "statement": "s", "numbers": {}}}
+    assert "logit-histograms.dark.svg" in plugin._figures(line, "ko", "variance.md")

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from site_build import DOCS, REPO
 
-from attention_explained.notebooks import code_cells
 from attention_explained.sitebuild.colab import install_source
+from attention_explained.sitebuild.notebooks import code_cells
 
 NOTEBOOKS = sorted(p for p in (DOCS / "notebooks").glob("*.md") if not p.name.endswith(".en.md"))
 

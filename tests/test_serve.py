@@ -1,5 +1,6 @@
-"""`mkdocs serve` as an author uses it: live reload fires in a real tab, and editing a
-figure's code re-renders that figure alone.
+"""`mkdocs serve` as an author uses it, in a real tab: a page edit shows up, a figure edit
+redraws that figure (its content, seen in the tab) with the warm worker, and stopping serve
+leaves no process behind.
 
 (click 8.2.2-8.3.x broke MkDocs' --livereload flag; this test is what proves the pinned
 click works.)
@@ -9,19 +10,21 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
+import signal
 import socket
 import subprocess
 import sys
 import time
+import uuid
+from pathlib import Path
 
 import pytest
-from test_browser import browser, open_session  # noqa: F401  (fixtures)
-from test_mkdocs_plugin import REPO, make_site
-
-from attention_explained.figures import FIGURE_IDS
+from site_build import make_site
 
 pytestmark = pytest.mark.browser
+
+FIGURE = "logit-variance"  # the fixture page's figure
+FIGSIZE = re.compile(r"figsize=\(([\d.]+), ([\d.]+)\)")
 
 
 def free_port() -> int:
@@ -39,50 +42,97 @@ def wait_for(predicate, timeout: float, what: str):
     raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
 
 
-@pytest.fixture
-def served(tmp_path):
-    """The fixture site served by `mkdocs serve` with a package copy it watches."""
-    package = tmp_path / "pkg"
-    shutil.copytree(
-        REPO / "attention_explained",
-        package / "attention_explained",
-        ignore=shutil.ignore_patterns("__pycache__"),
-    )
-    root = make_site(tmp_path / "site")
-    port = free_port()
-    log = tmp_path / "serve.log"
-    env = dict(os.environ, PYTHONPATH=str(package), NO_MKDOCS_2_WARNING="1")
-    with open(log, "w", encoding="utf-8") as out:
-        process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "mkdocs",
-                "serve",
-                "--livereload",
-                "--dev-addr",
-                f"127.0.0.1:{port}",
-            ],
-            cwd=root,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    read = lambda: log.read_text(encoding="utf-8", errors="replace")  # noqa: E731
+def descendants(pid: int) -> set[int]:
+    """Every process below ``pid`` (Linux /proc)."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, todo = set(), [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+def alive(pid: int) -> bool:
     try:
-        wait_for(lambda: "Serving on" in read() or process.poll() is not None, 180, "serve")
-        assert process.poll() is None, read()
-        yield root, package, f"http://127.0.0.1:{port}/fixture/", read
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+class Serve:
+    """The fixture site under `mkdocs serve`, importing an editable package copy."""
+
+    def __init__(self, root: Path, package: Path, log: Path):
+        self.port = free_port()
+        self.log = log
+        env = dict(os.environ, PYTHONPATH=str(package), NO_MKDOCS_2_WARNING="1")
+        with open(log, "w", encoding="utf-8") as out:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "mkdocs", "serve", "--livereload", "--dev-addr",
+                 f"127.0.0.1:{self.port}"],
+                cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT,
+            )  # fmt: skip
+        self.url = f"http://127.0.0.1:{self.port}/fixture/"
+        wait_for(
+            lambda: "Serving on" in self.read() or self.process.poll() is not None, 300, "serve"
+        )
+        assert self.process.poll() is None, self.read()
+
+    def read(self) -> str:
+        return self.log.read_text(encoding="utf-8", errors="replace")
+
+    def rebuilds(self) -> int:
+        return self.read().count("figures rendered")
+
+    def stop(self, signum: int) -> set[int]:
+        """Stop serve with ``signum``; return the processes it had started."""
+        below = descendants(self.process.pid)
+        self.process.send_signal(signum)
+        self.process.wait(timeout=60)
+        return below
+
+
+def edit_figure_code(package: Path) -> None:
+    """Make the figure one unit shorter: a change of its drawing code, visible in the tab."""
+    module = package / "attention_explained/figures" / (FIGURE.replace("-", "_") + ".py")
+    source = module.read_text(encoding="utf-8")
+    width, height = FIGSIZE.search(source).groups()
+    edited = FIGSIZE.sub(f"figsize=({width}, {float(height) - 1})", source, count=1)
+    module.write_text(edited, encoding="utf-8")
+
+
+@pytest.fixture
+def served(tmp_path, ae_cache, package_copy):
+    root = make_site(tmp_path / "site", ae_cache)
+    serve = Serve(root, package_copy, tmp_path / "serve.log")
+    try:
+        yield root, package_copy, serve
     finally:
-        process.terminate()
-        process.wait(timeout=30)
+        if serve.process.poll() is None:
+            serve.process.kill()
+            serve.process.wait()
 
 
-def test_live_reload_and_figure_edits(served, open_session):  # noqa: F811
-    root, package, url, read = served
+RATIO = f"""() => {{
+    const img = [...document.images].find(i => i.src.includes('{FIGURE}.svg'));
+    return img && img.complete && img.naturalWidth ? img.naturalHeight / img.naturalWidth : null;
+}}"""
+
+
+def test_page_and_figure_edits_show_in_the_tab(served, open_session):
+    root, package, serve = served
     session = open_session()
     page = session.page
-    page.goto(url)
+    page.goto(serve.url)
     assert page.locator("h1").inner_text() == "고정 사이트"
     assert "livereload" in page.content(), "mkdocs serve must inject its live-reload script"
 
@@ -94,13 +144,33 @@ def test_live_reload_and_figure_edits(served, open_session):  # noqa: F811
         "() => document.querySelector('h1')?.innerText === '바뀐 제목'", timeout=120_000
     )
 
-    before = len(re.findall(r"figures rendered", read()))
-    module = package / "attention_explained/figures/temperature.py"
-    module.write_text(
-        module.read_text(encoding="utf-8") + "\n# edited while serving\n", encoding="utf-8"
-    )
-    wait_for(lambda: len(re.findall(r"figures rendered", read())) > before, 180, "a rebuild")
-    rendered, cached = re.findall(r"figures rendered (\d+), from cache (\d+)", read())[-1]
-    assert (int(rendered), int(cached)) == (1, len(FIGURE_IDS) - 1)
-    page.wait_for_load_state()
+    page.wait_for_function(RATIO, timeout=60_000)
+    before_ratio, before_rebuilds = page.evaluate(RATIO), serve.rebuilds()
+    edit_figure_code(package)
+    # The tab shows the redrawn figure: its proportions follow the edited figsize.
+    page.wait_for_function(f"() => ({RATIO})() !== null && ({RATIO})() < {before_ratio} - 0.05",
+                           timeout=180_000)  # fmt: skip
+    assert serve.rebuilds() > before_rebuilds
+    rendered = re.findall(r"figures rendered (\d+)", serve.read())[-1]
+    assert int(rendered) == 1, serve.read()
+
+    edit_figure_code(package)  # again: the same worker draws it, TensorFlow is not re-imported
+    wait_for(lambda: serve.rebuilds() > before_rebuilds + 1, 180, "a second figure rebuild")
+    assert serve.read().count("stage tf-import") <= 1, serve.read()
+    # The Korean page changed; the English one came from the last rebuild's HTML.
+    assert re.search(r"pages reused [1-9]", serve.read()), serve.read()
     session.assert_clean()
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_stopping_serve_leaves_no_process_behind(served, signum):
+    _, package, serve = served
+    before = serve.rebuilds()
+    # A change no other test made (so its figure is not cached): starts the warm worker and
+    # its drawing processes.
+    module = package / "attention_explained/figures" / (FIGURE.replace("-", "_") + ".py")
+    module.write_text(f"{module.read_text('utf-8')}\n# {uuid.uuid4()}\n", encoding="utf-8")
+    wait_for(lambda: serve.rebuilds() > before, 300, "the figure rebuild")
+    started = serve.stop(signum)
+    assert started, "the worker should have been running"
+    wait_for(lambda: not any(alive(p) for p in started), 30, "every child to exit")

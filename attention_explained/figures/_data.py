@@ -6,12 +6,17 @@ from functools import lru_cache
 
 import numpy as np
 
-LENGTH = 30
-HEATMAP_DIMS = (10, 1024)
-HEATMAP_SEED = 0
-SWEEP_DIMS = tuple(2**k for k in range(13))  # 1 … 4096
-SWEEP_SEEDS = tuple(range(8))
-SCALES = ("none", "sqrt", "unit")
+from attention_explained.settings import (  # figures read these from here too
+    HEATMAP_DIMS,
+    HEATMAP_SEED,
+    LENGTH,
+    SCALES,
+    SWEEP_DIMS,
+    SWEEP_SEEDS,
+    TRAINING_ADAM_DKS,
+    TRAINING_EVERY,
+    TRAINING_SMOOTH,
+)
 
 
 @lru_cache(maxsize=1)
@@ -49,16 +54,12 @@ def sweep_series(data: dict[str, np.ndarray], scale: str, metric: str):
     return data["dim"][rows], data[f"{metric}_mean"][rows], data[f"{metric}_std"][rows]
 
 
-TRAINING_SMOOTH = 10  # steps in the moving average of the training curves
-TRAINING_EVERY = 5  # plot every 5th smoothed step: the curves stay smooth, the SVGs small
-
-
 @lru_cache(maxsize=1)
 def training() -> dict[str, dict[str, np.ndarray]]:
     """The training comparison, run once per process: the SGD grid and Adam at d_k = 1024."""
     from attention_explained.training import run_grid
 
-    return {"sgd": run_grid(), "adam": run_grid(dks=(1024,), optimizer="adam")}
+    return {"sgd": run_grid(), "adam": run_grid(dks=TRAINING_ADAM_DKS, optimizer="adam")}
 
 
 def training_band(runs: dict[str, np.ndarray], metric: str, dk: int, scaling: str, *, log=False):

@@ -31,18 +31,6 @@ FIGURE_IDS = (
 )
 
 
-# Core modules beyond tensors/attention/stats that a figure's data needs, so that editing
-# them re-renders those figures (and only those). Read by the cache without importing.
-EXTRA_SOURCES = {
-    "training-loss": ("training.py",),
-    "training-entropy": ("training.py",),
-    "training-gradient": ("training.py",),
-    "after-lr-sensitivity": ("training.py", "after_training.py", "settings.py"),
-    "after-max-logit": ("training.py", "after_training.py", "settings.py"),
-    "after-spread": ("training.py", "after_training.py", "settings.py"),
-}
-
-
 @dataclass(frozen=True)
 class FigureSpec:
     id: str

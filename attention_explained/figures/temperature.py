@@ -8,11 +8,11 @@ import numpy as np
 from attention_explained.figures.registry import figure
 from attention_explained.figures.strings import text
 from attention_explained.figures.style import mixed_font, themed
+from attention_explained.settings import TEMPERATURE_D_K as D_K
+from attention_explained.settings import TEMPERATURE_KEYS as N_KEYS
+from attention_explained.settings import TEMPERATURE_SEED as SEED
 
 ID = "temperature"
-D_K = 64  # the paper's per-head width
-N_KEYS = 16
-SEED = 3
 
 
 def one_row() -> dict:

@@ -1,21 +1,22 @@
 """Execute jupytext Markdown notebooks once per code version, shared between languages.
 
 The Korean and English versions of a notebook differ only in their Markdown cells, so the
-cache key is the code cells (plus the package's source, which they import). One execution
-serves both languages; its outputs are merged into each language's notebook.
+cache key is the code cells plus the package modules they import (``keys.ImportGraph``).
+One execution serves both languages; its outputs are merged into each language's notebook.
 """
 
 from __future__ import annotations
 
 import copy
 import os
-import re
 import tempfile
 import threading
+import time
 from concurrent.futures import Future
 from pathlib import Path
 
-from attention_explained.assets import _hash, _prune, package_source_key
+from attention_explained.sitebuild.cache import prune
+from attention_explained.sitebuild.keys import ImportGraph, code_cells, digest
 
 
 class NotebookError(RuntimeError):
@@ -26,27 +27,6 @@ def _read(path: Path):
     import jupytext
 
     return jupytext.read(path)
-
-
-CODE_CELL = re.compile(r"^```python[^\n]*\n(.*?)\n?^```", re.S | re.M)
-KERNEL_NAME = re.compile(r"^kernelspec:\n(?:[ \t]+.*\n)*?[ \t]+name: *(\S+)", re.M)
-
-
-def code_cells(text: str) -> list[str]:
-    """The code cells of a jupytext Markdown notebook, read without jupytext (fast path)."""
-    return CODE_CELL.findall(text)
-
-
-def code_key(text: str) -> str:
-    """Changes with the code cells, the kernel, and the package code they can reach."""
-    code = code_cells(text)
-    kernel = KERNEL_NAME.search(text)
-    uses_figures = any("attention_explained.figures" in c for c in code)
-    return _hash(
-        kernel.group(1) if kernel else "python3",
-        package_source_key(include_figures=uses_figures),
-        *code,
-    )
 
 
 def stem(path: Path) -> str:
@@ -126,19 +106,32 @@ def _merge_outputs(target, executed):
 class NotebookRunner:
     """Executes stale notebooks in one background kernel while the build goes on."""
 
-    def __init__(self, sources: list[Path], cache_root: Path, *, timeout: int = 300):
+    def __init__(
+        self,
+        sources: list[Path],
+        cache_root: Path,
+        *,
+        timeout: int = 300,
+        graph: ImportGraph | None = None,
+    ):
         # Kernels inherit this: quiet TensorFlow's C++ banners even if a notebook imports
         # keras before attention_explained. A value the user set wins.
         os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
         self.cache_root = Path(cache_root) / "notebooks"
         self.timeout = timeout
         self.sources = list(sources)
-        self.keys = {src: code_key(src.read_text(encoding="utf-8")) for src in self.sources}
+        graph = graph or ImportGraph()
+        self.keys = {src: graph.notebook_key(src.read_text("utf-8")) for src in self.sources}
         self._parsed: dict[Path, object] = {}
         self._runs: dict[str, Future] = {}
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self.executed: list[Path] = []
+        self.on_stage = None  # callable(name, seconds): kernel start-up and each notebook
+
+    def _stage(self, name: str, start: float) -> None:
+        if self.on_stage is not None:
+            self.on_stage(name, time.perf_counter() - start)
 
     def notebook(self, source: Path):
         """The parsed notebook; jupytext runs only when a notebook must be executed."""
@@ -148,8 +141,15 @@ class NotebookRunner:
 
     def output_path(self, source: Path) -> Path:
         """Where the executed ``.ipynb`` for ``source`` lives (known before it exists)."""
-        lang_key = _hash(self.keys[source], source.read_bytes())
+        lang_key = digest(self.keys[source], source.read_bytes())
         return self.cache_root / lang_key / f"{stem(source)}.ipynb"
+
+    def source_for(self, executed: Path) -> Path | None:
+        """The source notebook whose executed ``.ipynb`` is ``executed``, if any."""
+        for source in self.sources:
+            if self.output_path(source) == executed:
+                return source
+        return None
 
     def start(self) -> None:
         if self._thread is not None:
@@ -174,13 +174,17 @@ class NotebookRunner:
                 self.notebook(src).metadata.get("kernelspec", {}).get("name", "python3")
                 for src in todo.values()
             }
+            start = time.perf_counter()
             session = _KernelSession(names.pop() if len(names) == 1 else "python3", self.timeout)
+            self._stage("notebook-kernel", start)
             for key, source in todo.items():
                 if self._stop.is_set():
                     self._runs[key].cancel()
                     continue
                 try:
+                    start = time.perf_counter()
                     self._runs[key].set_result(session.execute(self.notebook(source), source))
+                    self._stage(f"notebook {stem(source)}", start)
                 except Exception as exc:
                     self._runs[key].set_exception(exc)
         except Exception as exc:  # the kernel did not start: every waiting notebook fails
@@ -213,4 +217,12 @@ class NotebookRunner:
     def close(self) -> None:
         """Stop pending work and drop day-old notebooks that no current source maps to."""
         self._stop.set()
-        _prune(self.cache_root, "", *(self.output_path(s).parent for s in self.sources))
+        prune(self.cache_root, "", *(self.output_path(s).parent for s in self.sources))
+
+
+def code_key(text: str) -> str:
+    """A notebook's key: its code cells, kernel and the package code they import."""
+    return ImportGraph().notebook_key(text)
+
+
+__all__ = ["NotebookError", "NotebookRunner", "code_cells", "code_key", "stem"]

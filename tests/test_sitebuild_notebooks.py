@@ -7,8 +7,9 @@ from pathlib import Path
 import jupytext
 import nbformat
 import pytest
+from site_build import build, make_site, notebook
 
-from attention_explained.notebooks import (
+from attention_explained.sitebuild.notebooks import (
     NotebookError,
     NotebookRunner,
     code_cells,
@@ -17,26 +18,6 @@ from attention_explained.notebooks import (
 )
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
-FRONT = """---
-jupyter:
-  jupytext:
-    text_representation:
-      extension: .md
-      format_name: markdown
-      format_version: '1.3'
-  kernelspec:
-    display_name: Python 3
-    language: python
-    name: python3
----
-"""
-
-
-def notebook(folder: Path, name: str, title: str, *cells: str) -> Path:
-    body = "".join(f"\n```python\n{cell}\n```\n" for cell in cells)
-    path = folder / name
-    path.write_text(f"{FRONT}\n# {title}\n{body}", encoding="utf-8")
-    return path
 
 
 def test_stem_drops_the_language_suffix():
@@ -105,10 +86,9 @@ def test_a_failing_cell_raises_with_the_notebook_and_the_error(tmp_path):
     assert not list((tmp_path / "cache").rglob("*.ipynb")), "a failed run must not be cached"
 
 
-def test_a_failing_notebook_fails_the_site_build(tmp_path):
-    from test_mkdocs_plugin import build, make_site
-
-    root = make_site(tmp_path / "site", **{"notebooks: []": "notebooks: [notebooks/*.md]"})
+def test_a_failing_notebook_fails_the_site_build(tmp_path, ae_cache):
+    replace = {"notebooks: []": "notebooks: [notebooks/*.md]"}
+    root = make_site(tmp_path / "site", ae_cache, **replace)
     config = (root / "mkdocs.yml").read_text(encoding="utf-8")
     config = config.replace(
         "nav:\n  - index.md",

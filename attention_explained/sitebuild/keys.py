@@ -1,0 +1,357 @@
+"""Cache keys from the code's own imports: no hand-kept list of files decides what is stale.
+
+Each asset starts from an entry module (a figure's module; the numbers' modules; the
+package imports of a notebook's code cells). :class:`ImportGraph` reads every module of the
+package with :mod:`ast` (nothing is imported, so TensorFlow is never loaded to decide what is
+fresh) and follows ``import``/``from … import`` statements, including the lazy ones inside
+functions, the lazy attribute map (``_LAZY``) of a package ``__init__``, and
+``import_module("…")``/``find_spec("…")`` calls with a literal name. Importing a submodule
+runs its parent packages' ``__init__``, so those are in the closure too. ``if TYPE_CHECKING:``
+blocks never run, so they are skipped.
+
+A key hashes the source of every module in the closure, the installed versions of the
+third-party distributions those modules import, and (for figures) the figure's own strings:
+``figures/strings.py`` enters a figure's key as its code with the string values blanked plus
+that figure's strings, so rewording one figure redraws that figure alone.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import re
+import runpy
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from importlib import metadata
+from pathlib import Path
+
+PACKAGE = "attention_explained"
+PACKAGE_DIR = Path(__file__).resolve().parents[1]
+STRINGS_MODULE = f"{PACKAGE}.figures.strings"
+FIGURE_REGISTRY = f"{PACKAGE}.figures.registry"
+# What the worker's data job calls: the prose numbers, the claims' verdicts and the
+# explorer's reference values (see sitebuild.worker.make_data).
+DATA_ENTRIES = (f"{PACKAGE}.quantities", f"{PACKAGE}.claims", f"{PACKAGE}.explorer")
+KEY_LENGTH = 20
+
+
+def digest(*parts: bytes | str) -> str:
+    """A short hex digest of ``parts`` (each separated, so ("ab", "c") ≠ ("a", "bc"))."""
+    hasher = hashlib.sha256()
+    for part in parts:
+        hasher.update(part.encode() if isinstance(part, str) else part)
+        hasher.update(b"\0")
+    return hasher.hexdigest()[:KEY_LENGTH]
+
+
+def is_key(text: str) -> bool:
+    return len(text) == KEY_LENGTH and all(c in "0123456789abcdef" for c in text)
+
+
+@dataclass(frozen=True)
+class ModuleInfo:
+    name: str
+    path: Path
+    source: bytes
+    imports: frozenset[str]  # package modules this one runs when imported or called
+    external: frozenset[str]  # top-level names of other distributions it imports
+
+
+class _Imports(ast.NodeVisitor):
+    """Collects every import a module can execute (top level and inside functions)."""
+
+    def __init__(self):
+        self.names: list[tuple[str, tuple[str, ...], int]] = []  # (module, from-names, level)
+        self.literal: list[str] = []  # import_module("x") / find_spec("x")
+
+    def visit_If(self, node: ast.If) -> None:
+        test = node.test
+        name = test.id if isinstance(test, ast.Name) else getattr(test, "attr", None)
+        if name == "TYPE_CHECKING":  # never runs
+            for child in node.orelse:
+                self.visit(child)
+            return
+        self.generic_visit(node)
+
+    def visit_Import(self, node: ast.Import) -> None:
+        self.names += [(alias.name, (), 0) for alias in node.names]
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        names = tuple(alias.name for alias in node.names)
+        self.names.append((node.module or "", names, node.level))
+
+    def visit_Call(self, node: ast.Call) -> None:
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+        if name in ("import_module", "find_spec") and node.args:
+            arg = node.args[0]
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                self.literal.append(arg.value)
+        self.generic_visit(node)
+
+
+def _lazy_map(tree: ast.Module) -> dict[str, str]:
+    """A package ``__init__``'s ``_LAZY = {"name": "module", ...}`` (PEP 562 attributes)."""
+    for node in tree.body:
+        if (
+            isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == "_LAZY" for t in node.targets)
+            and isinstance(node.value, ast.Dict)
+        ):
+            try:
+                return dict(ast.literal_eval(node.value))
+            except ValueError:
+                return {}
+    return {}
+
+
+def _blank_strings(tree: ast.AST) -> str:
+    """The module's code with every string value replaced by "" (dict keys kept)."""
+
+    class Blank(ast.NodeTransformer):
+        def visit_Dict(self, node: ast.Dict) -> ast.Dict:
+            node.values = [self.visit(v) for v in node.values]
+            return node
+
+        def visit_Constant(self, node: ast.Constant) -> ast.Constant:
+            return ast.Constant("") if isinstance(node.value, str) else node
+
+    return ast.dump(Blank().visit(tree))
+
+
+_PARSED: dict[tuple[str, bytes], tuple] = {}
+
+
+class ImportGraph:
+    """The package's modules and what each imports, read from the files in ``package_dir``."""
+
+    def __init__(self, package_dir: Path = PACKAGE_DIR):
+        self.package_dir = Path(package_dir)
+        self.trees: dict[str, ast.Module] = {}
+        self._parsed: dict[str, tuple] = {}
+        for path in sorted(self.package_dir.rglob("*.py")):
+            rel = path.relative_to(self.package_dir).with_suffix("")
+            parts = [PACKAGE, *rel.parts]
+            if parts[-1] == "__init__":
+                parts.pop()
+            self._parsed[".".join(parts)] = self._parse(".".join(parts), path)
+        self.modules: dict[str, ModuleInfo] = {name: self._read(name) for name in self._parsed}
+
+    def path(self, name: str) -> Path:
+        rel = Path(*name.split(".")[1:])
+        package = self.package_dir / rel / "__init__.py"
+        return package if package.is_file() else (self.package_dir / rel).with_suffix(".py")
+
+    def _parse(self, name: str, path: Path) -> tuple:
+        source = path.read_bytes()
+        cached = _PARSED.get((name, source))
+        if cached is None:
+            tree = ast.parse(source, filename=str(path))
+            visitor = _Imports()
+            visitor.visit(tree)
+            cached = (tree, visitor.names, visitor.literal, _lazy_map(tree))
+            _PARSED[name, source] = cached
+        self.trees[name] = cached[0]
+        return (path, source, *cached)
+
+    def _read(self, name: str) -> ModuleInfo:
+        path, source, _, names, literal, _ = self._parsed[name]
+        is_package = path.name == "__init__.py"
+        found: set[str] = set()
+        external: set[str] = set()
+        for module, imported, level in names:
+            if level:  # relative: resolve against this module's package
+                base = name.split(".") if is_package else name.split(".")[:-1]
+                base = base[: len(base) - (level - 1)]
+                module = ".".join([*base, module] if module else base)
+            self._resolve(module, imported, found, external)
+        for module in literal:
+            self._resolve(module, (), found, external)
+        found.discard(name)
+        return ModuleInfo(name, path, source, frozenset(found), frozenset(external))
+
+    def _resolve(self, module: str, imported: tuple[str, ...], found: set, external: set) -> None:
+        top = module.split(".")[0]
+        if top != PACKAGE:
+            if top and top not in sys.stdlib_module_names:
+                external.add(top)
+            return
+        parts = module.split(".")
+        for i in range(1, len(parts) + 1):  # a.b.c runs a/__init__ and a/b/__init__ first
+            prefix = ".".join(parts[:i])
+            if prefix in self._parsed:
+                found.add(prefix)
+        for attr in imported:
+            sub = f"{module}.{attr}"
+            if sub in self._parsed:
+                found.add(sub)
+            elif module in self._parsed:
+                lazy = self.lazy_map(module).get(attr)
+                if lazy:
+                    self._resolve(lazy, (), found, external)
+
+    def lazy_map(self, module: str) -> dict[str, str]:
+        return self._parsed[module][5]
+
+    def closure(self, entries: Iterable[str]) -> frozenset[str]:
+        """Every package module that importing (and running) ``entries`` can execute."""
+        todo = [e for e in entries if e in self.modules]
+        seen: set[str] = set()
+        while todo:
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            parts = name.split(".")
+            todo += [".".join(parts[:i]) for i in range(1, len(parts))]  # parent packages
+            todo += self.modules[name].imports
+        return frozenset(seen)
+
+    def dependents(self, changed: Iterable[str]) -> frozenset[str]:
+        """Modules whose closure contains any of ``changed`` (so must be re-imported)."""
+        changed = set(changed)
+        return frozenset(n for n in self.modules if self.closure([n]) & changed)
+
+    def fingerprints(self) -> dict[str, str]:
+        return {name: digest(info.source) for name, info in self.modules.items()}
+
+    def external(self, names: Iterable[str]) -> frozenset[str]:
+        return frozenset(x for n in names for x in self.modules[n].external)
+
+    def source_part(self, name: str) -> bytes | str:
+        """What module ``name`` contributes to a key: its source (strings: code only)."""
+        if name == STRINGS_MODULE:
+            return name + "\n" + _blank_strings(self.trees[name])
+        return name.encode() + b"\n" + self.modules[name].source
+
+    def key(self, *parts: str, entries: Iterable[str], extra_external: Iterable[str] = ()) -> str:
+        names = sorted(self.closure(entries))
+        external = sorted(self.external(names) | set(extra_external))
+        return digest(
+            *parts,
+            *(self.source_part(n) for n in names),
+            versions(tuple(external)),
+            f"python{sys.version_info[0]}.{sys.version_info[1]}",
+        )
+
+    # -- the assets ------------------------------------------------------------------------
+    def figure_ids(self) -> tuple[str, ...]:
+        """``FIGURE_IDS`` as written in the registry, read without importing it."""
+        for node in self.trees[FIGURE_REGISTRY].body:
+            if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == "FIGURE_IDS" for t in node.targets
+            ):
+                return tuple(ast.literal_eval(node.value))
+        raise ValueError(f"{self.path(FIGURE_REGISTRY)} defines no FIGURE_IDS tuple")
+
+    def figure_entry(self, figure_id: str) -> str:
+        return f"{PACKAGE}.figures.{figure_id.replace('-', '_')}"
+
+    def strings(self) -> dict:
+        """The namespace of ``figures/strings.py`` as it is on disk now (also while serving)."""
+        return _strings_namespace(
+            str(self.path(STRINGS_MODULE)), self.modules[STRINGS_MODULE].source
+        )
+
+    def figure_strings(self, figure_id: str) -> str:
+        strings = self.strings()["STRINGS"]
+        return json.dumps([strings.get(figure_id), strings.get("common")], sort_keys=True)
+
+    def figure_key(self, figure_id: str) -> str:
+        entry = self.figure_entry(figure_id)
+        strings = self.figure_strings(figure_id) if STRINGS_MODULE in self.closure([entry]) else ""
+        return self.key("figure", figure_id, strings, entries=[entry])
+
+    def data_key(self) -> str:
+        return self.key("data", entries=DATA_ENTRIES)
+
+    def notebook_key(self, text: str) -> str:
+        """Changes with a jupytext notebook's code cells, its kernel, and the code they reach."""
+        code = code_cells(text)
+        kernel = KERNEL_NAME.search(text)
+        entries, external = cell_imports(code)
+        return self.key(
+            "notebook",
+            kernel.group(1) if kernel else "python3",
+            *code,
+            entries=resolve_entries(self, entries),
+            extra_external=external,
+        )
+
+
+@cache
+def _strings_namespace(path: str, source: bytes) -> dict:
+    return runpy.run_path(path)
+
+
+@cache
+def _top_level() -> dict[str, list[str]]:
+    """Import name → distributions, from ``top_level.txt`` (cheaper than scanning RECORDs)."""
+    found: dict[str, list[str]] = {}
+    for dist in metadata.distributions():
+        for name in (dist.read_text("top_level.txt") or "").split():
+            found.setdefault(name, []).append(dist.metadata["Name"])
+    return found
+
+
+@cache
+def versions(import_names: tuple[str, ...]) -> str:
+    """``dist==version`` of the distributions that provide these top-level import names."""
+    found = set()
+    for name in import_names:
+        for dist in _top_level().get(name) or [name]:  # numpy, matplotlib: name == dist
+            try:
+                found.add(f"{dist}=={metadata.version(dist)}")
+            except metadata.PackageNotFoundError:
+                continue
+    return ";".join(sorted(found))
+
+
+CODE_CELL = re.compile(r"^```python[^\n]*\n(.*?)\n?^```", re.S | re.M)
+KERNEL_NAME = re.compile(r"^kernelspec:\n(?:[ \t]+.*\n)*?[ \t]+name: *(\S+)", re.M)
+
+
+def code_cells(text: str) -> list[str]:
+    """The code cells of a jupytext Markdown notebook, read without jupytext (fast path)."""
+    return CODE_CELL.findall(text)
+
+
+def cell_imports(cells: Iterable[str]) -> tuple[list[str], list[str]]:
+    """(package modules, other top-level names) that notebook code cells import."""
+    graph_entries: list[str] = []
+    external: list[str] = []
+    for cell in cells:
+        code = "\n".join(
+            "" if line.lstrip().startswith(("%", "!")) else line for line in cell.splitlines()
+        )
+        try:
+            tree = ast.parse(code)
+        except SyntaxError:
+            continue
+        visitor = _Imports()
+        visitor.visit(tree)
+        for module, imported, _ in visitor.names:
+            top = module.split(".")[0]
+            if top == PACKAGE:
+                graph_entries.append(module)
+                graph_entries += [f"{module}.{a}" for a in imported]
+            elif top and top not in sys.stdlib_module_names:
+                external.append(top)
+    return graph_entries, external
+
+
+def resolve_entries(graph: ImportGraph, entries: Iterable[str]) -> list[str]:
+    """Map ``from attention_explained import X`` style names onto the modules they load."""
+    found: set[str] = set()
+    external: set[str] = set()
+    for entry in entries:
+        module, _, attr = entry.rpartition(".")
+        if entry in graph.modules:
+            graph._resolve(entry, (), found, external)
+        elif module in graph.modules:
+            graph._resolve(module, (attr,), found, external)
+    return sorted(found)

@@ -1,0 +1,99 @@
+"""What mkdocs-jupyter renders, made fit for the site: pure functions on a page's HTML.
+
+mkdocs-jupyter inlines JupyterLab's CSS in every page (~600 KB), a MathJax 2 config with an
+empty src, and a Mermaid loader from a CDN. The site serves MathJax 3 itself and has no
+Mermaid, so those go; the CSS and the copy-button script become shared, content-addressed
+files under ``assets/notebooks/``. Headings get the ids the page's table of contents uses.
+"""
+
+from __future__ import annotations
+
+import logging
+import posixpath
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from attention_explained.sitebuild.keys import digest
+
+log = logging.getLogger("mkdocs.plugins.attention_explained")
+
+STYLE = re.compile(r"<style[^>]*>(.*?)</style>", re.S)
+SCRIPT = re.compile(r"<script(?P<attrs>[^>]*)>(?P<body>.*?)</script>", re.S)
+COMMENT = re.compile(r"<!-- (?:MathJax|End of)[^>]*-->")
+HEADING = re.compile(r'<h([1-6]) id="([^"]*)"')
+SHARED_DIR = "assets/notebooks"
+
+
+@dataclass
+class SharedAssets:
+    """Site-root files that notebook pages link to: ``{site-relative path: text}``."""
+
+    files: dict[str, str] = field(default_factory=dict)
+
+    def add(self, ext: str, text: str) -> str:
+        name = f"{SHARED_DIR}/notebook-{digest(text)[:12]}.{ext}"
+        self.files.setdefault(name, text)
+        return name
+
+
+def split_inline_assets(html: str) -> tuple[str, list[str], list[str]]:
+    """(html without inline CSS/JS and CDN loaders, the CSS blocks, the inline scripts kept)."""
+    styles = STYLE.findall(html)
+    scripts: list[str] = []
+
+    def keep_inline(match: re.Match) -> str:
+        attrs = match["attrs"]
+        if "src=" not in attrs and "type=" not in attrs:
+            scripts.append(match["body"])  # the clipboard helper and its listener
+        return ""
+
+    html = COMMENT.sub("", SCRIPT.sub(keep_inline, STYLE.sub("", html)))
+    return html, styles, scripts
+
+
+def link_shared(html: str, page_url: str, shared: SharedAssets) -> str:
+    """Move the page's inline CSS/JS into ``shared`` and link them relative to the page."""
+    html, styles, scripts = split_inline_assets(html)
+    css = shared.add("css", "\n".join(styles))
+    js = shared.add("js", "\n;\n".join(scripts))
+    here = page_url if page_url.endswith("/") or not page_url else posixpath.dirname(page_url)
+    css_href = posixpath.relpath(css, here or ".")
+    js_href = posixpath.relpath(js, here or ".")
+    return f'<link rel="stylesheet" href="{css_href}">\n{html}\n<script src="{js_href}"></script>'
+
+
+def toc_ids(toc: Iterable) -> list[str]:
+    """Every anchor of a MkDocs table of contents, depth first."""
+    wanted: list[str] = []
+
+    def walk(items):
+        for item in items:
+            wanted.append(item.id)
+            walk(item.children)
+
+    walk(toc)
+    return wanted
+
+
+def align_heading_ids(html: str, wanted: list[str], where: str = "") -> str:
+    """Give notebook headings the ids that the page's table of contents links to.
+
+    mkdocs-jupyter builds the TOC with Markdown's slugs (Korean headings become "_1"…),
+    while nbconvert writes its own ids, so the TOC's links would point nowhere.
+    """
+    found = HEADING.findall(html)
+    if len(found) != len(wanted):
+        log.warning(
+            "attention-explained: %s has %d headings but %d TOC entries",
+            where,
+            len(found),
+            len(wanted),
+        )
+        return html
+    for (level, old), new in zip(found, wanted, strict=True):
+        html = html.replace(f'<h{level} id="{old}"', f'<h{level} id="{new}"', 1)
+        html = html.replace(
+            f'class="anchor-link" href="#{old}"', f'class="anchor-link" href="#{new}"', 1
+        )
+    return html

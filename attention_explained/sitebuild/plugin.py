@@ -1,0 +1,477 @@
+"""The MkDocs plugin: one handler per event, each delegating to the modules beside it.
+
+Thin by design: it decides *when* (once per build, not once per language) and *where*
+(files outside docs/, found through the cache); ``markdown``, ``claims``, ``keys``,
+``cache``, ``worker``, ``notebooks`` and ``notebook_html`` decide *what*.
+"""
+
+from __future__ import annotations
+
+import logging
+import posixpath
+import signal
+import time
+from pathlib import Path
+
+from mkdocs.config import base
+from mkdocs.config import config_options as c
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin, event_priority
+from mkdocs.structure.files import File, Files
+
+from attention_explained.sitebuild import markdown as md
+from attention_explained.sitebuild.cache import AssetCache
+from attention_explained.sitebuild.keys import PACKAGE_DIR, ImportGraph, digest
+
+log = logging.getLogger("mkdocs.plugins.attention_explained")
+LANGS = ("ko", "en")  # the languages figures are drawn in (figures.registry.LANGS)
+THEMES = (("light", ""), ("dark", ".dark"))  # theme → file suffix on the site
+
+
+class BoundedInt(c.BaseConfigOption[int]):
+    """An integer option with an accepted range that the error message states."""
+
+    def __init__(self, low: int, high: int, default: int):
+        super().__init__()
+        self.low, self.high, self.default = low, high, default
+
+    def run_validation(self, value: object) -> int:
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int)
+            or not (self.low <= value <= self.high)
+        ):
+            raise c.ValidationError(
+                f"expected an integer in [{self.low}, {self.high}], got {value!r}"
+            )
+        return value
+
+
+class PluginConfig(base.Config):
+    """The ``attention-explained`` options in mkdocs.yml."""
+
+    cache_dir = c.Type(str, default=".cache")
+    """Folder for figures, numbers, executed notebooks and compiled templates, relative to
+    mkdocs.yml. Must be outside ``docs_dir``: generated files never go into docs/."""
+
+    figures = c.Type(bool, default=True)
+    """Draw the figures (``figures/<id>.svg`` in a page) and serve them with the site."""
+
+    mathjax = c.Type(bool, default=True)
+    """Serve MathJax 3 from the site, under ``assets/mathjax/`` (no CDN)."""
+
+    notebooks = c.ListOfItems(c.Type(str), default=["notebooks/*.md"])
+    """Globs, relative to docs/, of jupytext notebooks to execute before mkdocs-jupyter
+    renders them."""
+
+    notebook_timeout = BoundedInt(10, 3600, default=300)
+    """Seconds one notebook cell may run, in [10, 3600]."""
+
+    jobs = BoundedInt(1, 64, default=2)
+    """Processes drawing figures in parallel, in [1, 64]."""
+
+
+class _PendingFile(File):
+    """A generated file that MkDocs must not copy: the plugin copies it once it exists.
+
+    Figures and the numbers may still be in the making while the pages are rendered; their
+    files are copied in ``on_post_build``, after waiting for them.
+    """
+
+    def copy_file(self, dirty: bool = False) -> None:
+        pass
+
+    def copy_now(self) -> None:
+        super().copy_file(False)
+
+
+class _Build:
+    """What one ``mkdocs build`` (every language of it) shares."""
+
+    def __init__(self, cache: AssetCache, stale: list[str], data_stale: bool):
+        self.cache, self.stale, self.data_stale = cache, stale, data_stale
+        self.clock = time.perf_counter()
+        self.job = None
+        self.runner = None
+        self.numbers: dict[str, str] | None = None
+        self.verdicts: dict | None = None
+        self.pending: list[_PendingFile] = []
+        self.site_dir = Path("site")
+        self.render_context = ""
+        from attention_explained.sitebuild.notebook_html import SharedAssets
+
+        self.shared = SharedAssets()
+        self.commit: str | None = None  # the commit "Open in Colab" installs
+
+
+class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
+    """Build-time figures, numbers and notebooks from the package, i18n-safe.
+
+    Event order and priorities. mkdocs-static-i18n runs its ``on_config``, ``on_files``,
+    ``on_nav`` and ``on_post_build`` at priority -100, and builds every other language
+    *inside* its own ``on_post_build`` of the default language, replaying the events with
+    ``i18n.building`` set. So:
+
+    - ``on_startup``: present so that MkDocs keeps this object across ``mkdocs serve``
+      rebuilds, which keeps one warm worker (TensorFlow and matplotlib imported) alive.
+    - ``on_config`` (0): once per build (not per language), compute the cache keys and send
+      whatever is stale to the worker; start executing stale notebooks. Per language, point
+      mkdocs-jupyter's HTML cache at that language's folder.
+    - ``on_files`` (-200): after i18n rebuilt the language's Files, add the cached figures,
+      numbers and MathJax as generated files.
+    - ``on_pre_page`` (100): while serving, let the page reuse its HTML from the last rebuild
+      if its Markdown is unchanged; before mkdocs-jupyter reads a notebook, wait for its
+      execution.
+    - ``on_page_markdown`` (0): fill ``{{ae:…}}`` (waiting for the numbers only), check claim
+      markers, rewrite figure lines. Pages never wait for figures.
+    - ``on_page_content`` (0): move a notebook page's inline CSS/JS into shared files.
+    - ``on_env`` (0): keep compiled templates in the cache between builds.
+    - ``on_post_build`` (-200): after i18n's, so it runs at the end of each language's build,
+      and the outermost call comes after the LAST language: wait for the figures and copy the
+      generated files; after the last language, write the notebook pages' shared CSS/JS
+      (every language's) at the site root and close the worker (unless serving) and the
+      notebook kernel.
+
+    To add a build step, put its logic in a module beside this one as pure functions and
+    call it from the handler of its event here (a few lines).
+    - ``on_shutdown``: stop the warm worker when ``mkdocs serve`` ends.
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.serving = False
+        self.warm = None  # the worker kept across serve rebuilds
+        self._one_shot = None  # the worker of one `mkdocs build`
+        self.render_cache = None  # pages' HTML kept across serve rebuilds
+        self.build: _Build | None = None
+
+    # -- lifecycle ------------------------------------------------------------------------
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        self.serving = command == "serve"
+        if self.serving:
+            from attention_explained.sitebuild.render_cache import RenderCache
+
+            self.render_cache = RenderCache()
+            # `kill <pid>` ends serve through its finally: on_shutdown stops the worker.
+            signal.signal(signal.SIGTERM, _raise_keyboard_interrupt)
+
+    def on_shutdown(self) -> None:
+        if self.warm is not None:
+            self.warm.close()
+            self.warm = None
+
+    # -- once per build: start everything stale, in parallel --------------------------------
+    def on_config(self, config: MkDocsConfig):
+        lang, _ = _languages(config)
+        root = Path(config.config_file_path or ".").resolve().parent
+        cache_dir = (root / self.config.cache_dir).resolve()
+        docs_dir = Path(config.docs_dir).resolve()
+        if cache_dir == docs_dir or docs_dir in cache_dir.parents:
+            raise PluginError(f"attention-explained: cache_dir {cache_dir} must be outside docs/")
+        if not _i18n_building(config):
+            self.build = self._start_build(cache_dir, docs_dir)
+            self.build.site_dir = Path(config.site_dir)  # the root, before i18n nests ``en/``
+        _separate_notebook_html_cache(config, self.build.cache.notebook_html_dir(lang))
+        return config
+
+    def _start_build(self, cache_dir: Path, docs_dir: Path) -> _Build:
+        graph = ImportGraph()
+        cache = AssetCache(cache_dir, graph)
+        stale = cache.stale_figures() if self.config.figures else []
+        build = _Build(cache, stale, cache.data_stale())
+        if stale or build.data_stale:
+            build.job = self._worker(cache_dir).submit(cache, stale, build.data_stale)
+            if not self.serving:
+                self._one_shot.finish_input()
+        sources = sorted(
+            p for pattern in self.config.notebooks for p in docs_dir.glob(pattern) if p.is_file()
+        )
+        if sources:
+            from attention_explained.sitebuild.notebooks import NotebookRunner
+
+            build.runner = NotebookRunner(
+                sources, cache_dir, timeout=self.config.notebook_timeout, graph=graph
+            )
+            build.runner.on_stage = _log_stage
+            build.runner.start()
+        return build
+
+    def _worker(self, cache_dir: Path):
+        from attention_explained.sitebuild.worker import Worker
+
+        if not self.serving:
+            self._one_shot = Worker(cache_dir, jobs=self.config.jobs)
+            self._one_shot.on_stage = _log_stage
+            return self._one_shot
+        if self.warm is None or not self.warm.alive():
+            self.warm = Worker(cache_dir, jobs=self.config.jobs)
+            self.warm.on_stage = _log_stage
+        return self.warm
+
+    # -- per language: the generated files --------------------------------------------------
+    @event_priority(-200)  # after mkdocs-static-i18n (-100), which rebuilds every File
+    def on_files(self, files: Files, config: MkDocsConfig):
+        build = self.build
+        lang, default = _languages(config)
+        prefix = "" if lang == default else f"{lang}/"
+
+        def add(name: str, path: Path, *, pending: bool = True) -> None:
+            """Serve ``path`` at ``<prefix><name>``; the src_uri carries the language so that
+            i18n's lookup of ``figures/<id>.svg`` from a page finds this language's file."""
+            stem, dot, ext = name.rpartition(".")
+            kind = _PendingFile if pending else File
+            file = kind.generated(config, f"{stem}.{lang}{dot}{ext}", abs_src_path=str(path))
+            file.dest_uri = f"{prefix}{name}"
+            file.url = file.dest_uri
+            file.abs_dest_path = str(Path(config.site_dir) / file.dest_uri)
+            files.append(file)
+            if pending:
+                build.pending.append(file)
+
+        if self.config.figures:
+            figure_lang = lang if lang in LANGS else "en"
+            for figure_id in build.cache.figure_ids:
+                for theme, suffix in THEMES:
+                    path = build.cache.figure_path(figure_id, figure_lang, theme)
+                    add(f"figures/{figure_id}{suffix}.svg", path)
+        # The explorer page checks its JavaScript against these values from the package.
+        add("assets/explorer/reference.json", build.cache.explorer_path)
+        if self.config.mathjax:
+            from attention_explained.sitebuild.mathjax import mathjax_files
+
+            for rel, path in mathjax_files():
+                add(f"assets/mathjax/{rel}", path, pending=False)
+        if build.runner is not None:
+            for file in files.documentation_pages():
+                source = Path(file.abs_src_path or "")
+                if source in build.runner.keys:
+                    file.abs_src_path = str(build.runner.output_path(source))
+        if self.render_cache is not None:
+            from attention_explained.sitebuild.render_cache import files_digest
+
+            config_file = Path(config.config_file_path or "")
+            text = config_file.read_bytes() if config_file.is_file() else b""
+            build.render_context = f"{lang}:{files_digest(files)}:{digest(text)}"
+        return files
+
+    # -- notebooks must be executed before mkdocs-jupyter renders them ------------------------
+    @event_priority(100)
+    def on_pre_page(self, page, config: MkDocsConfig, files: Files):
+        if self.render_cache is not None:
+            self.render_cache.wrap(page, self.build.render_context)
+        runner = self.build.runner
+        if runner is not None and page.file.abs_src_path:
+            source = runner.source_for(Path(page.file.abs_src_path))
+            if source is not None:
+                from attention_explained.sitebuild.notebooks import NotebookError
+
+                try:
+                    runner.wait(source)
+                except NotebookError as exc:
+                    raise PluginError(f"attention-explained: {exc}") from exc
+        return page
+
+    # -- numbers, claims and figure lines in the Markdown -------------------------------------
+    def on_page_markdown(self, markdown: str, page, config: MkDocsConfig, files: Files):
+        where = page.file.src_uri
+        try:
+            if md.has_numbers(markdown):
+                markdown = md.expand_numbers(markdown, self._numbers(), where)
+            if "claim:" in markdown:
+                from attention_explained.sitebuild.claims import check_claims
+
+                markdown = check_claims(markdown, self._verdicts(), where)
+            if "figures/" in markdown:
+                lang, _ = _languages(config)
+                markdown = self._figures(markdown, lang, where)
+        except ValueError as exc:  # MarkdownError, ClaimError
+            raise PluginError(f"attention-explained: {exc}") from exc
+        return markdown
+
+    def _figures(self, markdown: str, lang: str, where: str) -> str:
+        """Check the claims a package alt text states, then rewrite the figure lines."""
+        from attention_explained.sitebuild.figure_claims import check_alt_claims
+
+        strings = self.build.cache.graph.strings()
+        alt_claims = strings.get("ALT_CLAIMS", {})
+        for figure_id in md.figures_without_alt(markdown):
+            if alt_claims.get(figure_id):
+                check_alt_claims(figure_id, self._verdicts(), where, alt_claims)
+        figure_lang = lang if lang in LANGS else "en"
+        return md.rewrite_figures(
+            markdown,
+            self.build.cache.figure_ids,
+            lambda figure_id: strings["alt_text"](figure_id, figure_lang),
+            where,
+        )
+
+    def _wait_data(self) -> None:
+        if self.build.job is not None:
+            try:
+                self.build.job.wait_data()
+            except RuntimeError as exc:
+                raise PluginError(f"attention-explained: {exc}") from exc
+
+    def _numbers(self) -> dict[str, str]:
+        if self.build.numbers is None:
+            self._wait_data()
+            self.build.numbers = self.build.cache.load_numbers()
+        return self.build.numbers
+
+    def _verdicts(self) -> dict:
+        if self.build.verdicts is None:
+            self._wait_data()
+            self.build.verdicts = self.build.cache.load_claims()
+        return self.build.verdicts
+
+    # -- notebook pages: shared CSS/JS instead of 600 KB inline --------------------------------
+    def on_page_content(self, html: str, page, config: MkDocsConfig, files: Files):
+        if not (page.file.abs_src_path or "").endswith(".ipynb"):
+            return html
+        from attention_explained.sitebuild import notebook_html
+
+        html = notebook_html.align_heading_ids(
+            html, notebook_html.toc_ids(page.toc), page.file.src_uri
+        )
+        return notebook_html.link_shared(html, page.url, self.build.shared)
+
+    def on_env(self, env, config: MkDocsConfig, files: Files):
+        # Compiled theme templates survive between builds (jinja2 checks each template's
+        # source checksum), so a warm build does not recompile Material for each language.
+        from jinja2 import FileSystemBytecodeCache
+
+        jinja_dir = self.build.cache.jinja_dir
+        jinja_dir.mkdir(parents=True, exist_ok=True)
+        env.bytecode_cache = FileSystemBytecodeCache(str(jinja_dir))
+        return env
+
+    def on_serve(self, server, config: MkDocsConfig, builder):
+        server.watch(str(PACKAGE_DIR))  # editing a figure redraws just that figure
+        return server
+
+    # -- per language, and after the last one -------------------------------------------------
+    @event_priority(-200)  # after mkdocs-static-i18n's, which builds the other languages
+    def on_post_build(self, config: MkDocsConfig):
+        build = self.build
+        if build.job is not None:
+            try:
+                build.job.wait()
+            except RuntimeError as exc:
+                self._finish(build)
+                raise PluginError(f"attention-explained: {exc}") from exc
+        while build.pending:  # every language's so far: i18n nests the builds
+            build.pending.pop().copy_now()
+        if not _i18n_building(config):  # the last language is done
+            self._write_search_data(config)
+            for name, text in build.shared.files.items():  # every language's, at the root
+                target = build.site_dir / name
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text(text, encoding="utf-8")
+            self._finish(build)
+            cached = len(build.cache.figure_ids) - len(build.stale) if self.config.figures else 0
+            executed = len(build.runner.executed) if build.runner else 0
+            reused = ""
+            if self.render_cache is not None:
+                reused = f"; pages reused {self.render_cache.hits}"
+                self.render_cache.hits = 0
+            log.info(
+                "attention-explained: figures rendered %d, from cache %d; "
+                "notebooks executed %d%s; %.1f s",
+                len(build.stale),
+                cached,
+                executed,
+                reused,
+                time.perf_counter() - build.clock,
+            )
+
+    def _write_search_data(self, config: MkDocsConfig) -> None:
+        """``search/<lang>.json`` for the search worker wrapper (``search.py``): the Korean
+        stems and endings that Kiwi finds in the Korean pages, and the term sheet's synonyms."""
+        search = config.plugins.get("material/search") or config.plugins.get("search")
+        if search is None:
+            return
+        from attention_explained.sitebuild.search import write_search_data
+        from attention_explained.sitebuild.terms import load_term_sheet
+
+        _, default = _languages(config)
+        prefixes = {lang: "" if lang == default else f"{lang}/" for lang in LANGS}
+        others = tuple(prefix for prefix in prefixes.values() if prefix)
+        entries = getattr(search.search_index, "entries", [])
+        texts = [
+            f"{e['title']}\n{e['text']}"
+            for e in entries
+            if not e.get("location", "").startswith(others)  # the default language's pages
+        ]
+        write_search_data(
+            self.build.site_dir,
+            self.build.cache.root / "search",
+            prefixes,
+            default,
+            texts,
+            load_term_sheet(),
+            search.config.separator or r"[\s\-]+",
+        )
+
+    # -- Open in Colab (colab.py): the button's URL, and the install cell in the .ipynb -----
+    def on_page_context(self, context, page, config: MkDocsConfig, nav):
+        if getattr(page, "nb_url", None) and config.repo_url:
+            from attention_explained.sitebuild.colab import colab_url
+
+            ipynb = posixpath.basename(page.file.abs_src_path)
+            page.meta["colab_url"] = colab_url(config.repo_url, page.url + ipynb)
+        return context
+
+    @event_priority(-50)  # after mkdocs-jupyter copied the executed .ipynb into the site
+    def on_post_page(self, output: str, page, config: MkDocsConfig):
+        if page.meta.get("colab_url"):
+            from attention_explained.sitebuild.colab import add_install_cell, build_commit
+
+            if self.build.commit is None:
+                self.build.commit = build_commit(repo_dir=Path(config.config_file_path).parent)
+            target = Path(page.file.abs_dest_path).parent / Path(page.file.abs_src_path).name
+            add_install_cell(target, config.repo_url, self.build.commit)
+        return output
+
+    def _finish(self, build: _Build) -> None:
+        if build.runner is not None:
+            build.runner.close()
+        if not self.serving and self._one_shot is not None:
+            self._one_shot.close()
+            self._one_shot = None
+
+
+def _raise_keyboard_interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def _log_stage(name: str, seconds: float) -> None:
+    log.info("attention-explained: stage %s %.2f s", name, seconds)
+
+
+def _languages(config: MkDocsConfig) -> tuple[str, str]:
+    """(language being built, default language); both the theme's without mkdocs-static-i18n."""
+    i18n = config.plugins.get("i18n")
+    if i18n is None:
+        lang = config.theme.get("language") or "en"
+        return lang, lang
+    # Before i18n's own on_config has run, the build is the default language's.
+    return i18n.current_language or i18n.default_language, i18n.default_language
+
+
+def _i18n_building(config: MkDocsConfig) -> bool:
+    """True inside mkdocs-static-i18n's nested build of a non-default language."""
+    i18n = config.plugins.get("i18n")
+    return bool(i18n is not None and getattr(i18n, "building", False))
+
+
+def _separate_notebook_html_cache(config: MkDocsConfig, folder: Path) -> None:
+    """Give mkdocs-jupyter's rendered-HTML cache one folder per language.
+
+    Its post-build step deletes every entry the current build did not use, and with i18n
+    each language is a separate build, so a shared folder lost the other language's pages
+    every time (mkdocs-jupyter 0.26).
+    """
+    jupyter = config.plugins.get("mkdocs-jupyter")
+    if jupyter is not None and jupyter.config.get("cache"):
+        jupyter.config["cache_dir"] = str(folder)

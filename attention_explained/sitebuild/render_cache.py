@@ -1,0 +1,60 @@
+"""``mkdocs serve`` only: keep each page's Markdown→HTML between rebuilds while it is unchanged.
+
+A rebuild converts every page of every language again, although an author changed one. The
+key is everything the conversion reads: the page's final Markdown (numbers and figure lines
+already filled in), its source path and URL, the site's files and their URLs (links are
+resolved against them), and the config file. A hit restores what ``Page.render`` sets.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from attention_explained.sitebuild.keys import digest
+
+_RESULT = ("content", "toc", "_title_from_render", "present_anchor_ids")
+
+
+def files_digest(files) -> str:
+    """Which files the site has and where they are served: what link resolution reads."""
+    return digest(*(f"{f.src_uri}\t{f.url}" for f in files))
+
+
+class RenderCache:
+    def __init__(self):
+        self.entries: dict[str, dict[str, Any]] = {}
+        self.hits = 0
+
+    def wrap(self, page, context: str) -> None:
+        """Make ``page.render`` use the cache; ``context`` is files_digest + the config's.
+
+        The key is taken when the page is rendered, from its Markdown as every plugin left it.
+        (mkdocs-jupyter replaces ``render`` of notebook pages after this; those keep theirs.)
+        """
+        original = page.render
+
+        def render(config, files) -> None:
+            key = digest(context, page.file.src_uri, page.url, page.markdown or "")
+            entry = self.entries.get(key)
+            if entry is None:
+                original(config, files)
+                links = page.links_to_anchors
+                self.entries[key] = {
+                    **{name: copy.deepcopy(getattr(page, name, None)) for name in _RESULT},
+                    "links": None
+                    if links is None
+                    else {f.src_uri: dict(anchors) for f, anchors in links.items()},
+                }
+                return
+            self.hits += 1
+            for name in _RESULT:
+                setattr(page, name, copy.deepcopy(entry[name]))
+            if entry["links"] is not None:
+                page.links_to_anchors = {
+                    target: dict(anchors)
+                    for uri, anchors in entry["links"].items()
+                    if (target := files.get_file_from_path(uri)) is not None
+                }
+
+        page.render = render

@@ -1,0 +1,403 @@
+"""The worker: one process that makes every stale asset, and the client that drives it.
+
+Both halves of the protocol live here, so the event names and the scratch layout are
+spelled once.
+
+- **Client → worker** (stdin): one JSON job per line,
+  ``{"job": n, "out": "<scratch>", "data": bool, "figures": [ids], "fingerprints": {...}}``.
+  ``fingerprints`` maps every package module to a digest of its source; modules whose
+  digest changed since the worker's last job (and every module that imports them) are
+  dropped from ``sys.modules`` before the job, in the worker and in its drawing processes,
+  so a long-lived worker (``mkdocs serve``) draws with the code as it is now.
+  End of input: the worker stops its drawing processes and exits.
+- **Worker → client** (stdout): lines ``@ae {json}`` with ``event`` one of
+  ``stage`` (``name``, ``seconds``: a timing a bench can read), ``data`` (numbers ready),
+  ``figure`` (``id`` ready), ``failed`` (``id`` or ``"data"``, ``traceback``), ``done``.
+  Any other line is a library's chatter, kept for error messages.
+- **Scratch layout**: ``<out>/data/`` (numbers, claims, explorer reference) and
+  ``<out>/figures/<id>/`` (the variants), moved into the cache by the client as each is
+  announced.
+
+The worker computes each figure's data itself (TensorFlow, imported once) and hands the
+drawing to a pool of spawned matplotlib processes, so figures are drawn while later data is
+still computed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import traceback
+from collections.abc import Iterable
+from pathlib import Path
+
+EVENT = "@ae "
+
+
+def scratch_data(out: Path) -> Path:
+    return Path(out) / "data"
+
+
+def scratch_figure(out: Path, figure_id: str) -> Path:
+    return Path(out) / "figures" / figure_id
+
+
+# ============================================================================================
+# The worker process (python -m attention_explained.sitebuild.worker)
+# ============================================================================================
+
+
+def _emit(event: str, **fields) -> None:
+    print(EVENT + json.dumps({"event": event, **fields}), flush=True)
+
+
+class _Stage:
+    """``with _Stage("numbers"):`` reports how long the block took."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __enter__(self):
+        self.start = time.perf_counter()
+
+    def __exit__(self, *exc):
+        _emit("stage", name=self.name, seconds=round(time.perf_counter() - self.start, 3))
+
+
+_known: dict[str, str] | None = None  # module fingerprints this process has imported
+
+
+def refresh_modules(fingerprints: dict[str, str]) -> list[str]:
+    """Drop changed package modules (and what imports them) from ``sys.modules``."""
+    global _known
+    if _known is None or not fingerprints:
+        _known = dict(fingerprints) or _known
+        return []
+    changed = {m for m in set(fingerprints) | set(_known) if fingerprints.get(m) != _known.get(m)}
+    _known = dict(fingerprints)
+    if not changed:
+        return []
+    from attention_explained.sitebuild.keys import ImportGraph
+
+    stale = ImportGraph().dependents(changed) | changed
+    dropped = sorted(name for name in stale if sys.modules.pop(name, None) is not None)
+    return dropped
+
+
+def _warm_up() -> None:
+    """Import matplotlib and the figure modules while the parent imports TensorFlow."""
+    from attention_explained.figures import load_all
+
+    load_all()
+
+
+def _draw(figure_id: str, data, out: str, fingerprints: dict[str, str]) -> tuple[str, float]:
+    from importlib import import_module
+
+    refresh_modules(fingerprints)
+    start = time.perf_counter()
+    from attention_explained.figures.registry import module_name
+    from attention_explained.figures.render import render
+
+    import_module(module_name(figure_id))  # re-registers it if it was just dropped
+    render([figure_id], Path(out), data={figure_id: data})
+    return figure_id, time.perf_counter() - start
+
+
+def _timed_data(figure_id: str, compute):
+    """A figure's data, timed; the training grid (shared, run once) is reported on its own."""
+    from attention_explained.figures import _data
+
+    trained = _data.training.cache_info().currsize
+    start = time.perf_counter()
+    data = compute()
+    seconds = time.perf_counter() - start
+    if _data.training.cache_info().currsize > trained:  # this figure ran the training grid
+        _emit("stage", name="training", seconds=round(seconds, 3))
+        _emit("stage", name=f"figure-data {figure_id}", seconds=0.0)
+    else:
+        _emit("stage", name=f"figure-data {figure_id}", seconds=round(seconds, 3))
+    return data
+
+
+def make_data(out: Path) -> None:
+    """The prose numbers, the claims' verdicts and the explorer's reference values."""
+    from attention_explained.claims import evaluate_all
+    from attention_explained.explorer import reference_cases
+    from attention_explained.figures import _data
+    from attention_explained.quantities import compute, values
+    from attention_explained.sitebuild.cache import CLAIMS, EXPLORER, NUMBERS
+
+    if not _data.training.cache_info().currsize:  # no figure of this job ran it
+        with _Stage("training"):
+            _data.training()
+    with _Stage("numbers"):
+        numbers = compute()
+    with _Stage("claims"):
+        verdicts = evaluate_all(values())
+    with _Stage("explorer-reference"):
+        reference = reference_cases()
+    out.mkdir(parents=True, exist_ok=True)
+    (out / NUMBERS).write_text(json.dumps(numbers, ensure_ascii=False, indent=1), "utf-8")
+    (out / CLAIMS).write_text(json.dumps(verdicts, ensure_ascii=False, indent=1), "utf-8")
+    (out / EXPLORER).write_text(json.dumps(reference, indent=1), "utf-8")
+
+
+class _Server:
+    def __init__(self, jobs: int):
+        self.jobs = jobs
+        self.pool = None
+
+    def _pool(self):
+        if self.pool is None:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
+            self.pool = ProcessPoolExecutor(
+                max_workers=max(1, self.jobs),
+                mp_context=multiprocessing.get_context("spawn"),  # never fork TensorFlow
+                initializer=_warm_up,
+            )
+        return self.pool
+
+    def run(self, job: dict) -> None:
+        from concurrent.futures import as_completed
+
+        if (job.get("figures") or job.get("data")) and "tensorflow" not in sys.modules:
+            with _Stage("tf-import"):
+                import attention_explained._tf  # noqa: F401
+
+        n, out = job["job"], Path(job["out"])
+        fingerprints = job.get("fingerprints") or {}
+        dropped = refresh_modules(fingerprints)
+        if dropped:
+            _emit("reloaded", job=n, modules=dropped)
+        drawings = {}
+        if job.get("figures"):
+            pool = self._pool()
+            from importlib import import_module
+
+            from attention_explained.figures.registry import get, module_name
+
+            for figure_id in job["figures"]:
+                try:
+                    import_module(module_name(figure_id))  # re-registers a dropped module
+                    data = _timed_data(figure_id, get(figure_id).data)
+                except Exception:
+                    _emit("failed", job=n, id=figure_id, traceback=traceback.format_exc())
+                    continue
+                target = str(scratch_figure(out, figure_id))
+                drawings[pool.submit(_draw, figure_id, data, target, fingerprints)] = figure_id
+        if job.get("data"):
+            try:
+                make_data(scratch_data(out))
+                _emit("data", job=n)
+            except Exception:
+                _emit("failed", job=n, id="data", traceback=traceback.format_exc())
+        for future in as_completed(drawings):
+            figure_id = drawings[future]
+            try:
+                _, seconds = future.result()
+            except Exception as exc:
+                text = "".join(traceback.format_exception(exc))
+                _emit("failed", job=n, id=figure_id, traceback=text)
+                continue
+            _emit("stage", name=f"figure-draw {figure_id}", seconds=round(seconds, 3))
+            _emit("figure", job=n, id=figure_id)
+        _emit("done", job=n)
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(cancel_futures=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m attention_explained.sitebuild.worker")
+    parser.add_argument("--jobs", type=int, default=2, help="drawing processes")
+    args = parser.parse_args(argv)
+    server = _Server(args.jobs)
+    try:
+        for line in sys.stdin:
+            if line.strip():
+                server.run(json.loads(line))
+    finally:
+        server.close()
+    return 0
+
+
+# ============================================================================================
+# The client (in the MkDocs process)
+# ============================================================================================
+
+
+class WorkerError(RuntimeError):
+    """An asset could not be made; the message names it and carries the full traceback."""
+
+
+class Job:
+    """One request: which assets it makes, and events to wait on for each of them."""
+
+    def __init__(self, number: int, cache, scratch: Path, figures: list[str], data: bool):
+        self.number, self.cache, self.scratch = number, cache, scratch
+        self.figures, self.data = list(figures), data
+        self.ready = {name: threading.Event() for name in (*figures, *(["data"] if data else []))}
+        self.failures: dict[str, str] = {}
+        self.done = threading.Event()
+
+    def _settle(self, name: str, traceback_text: str | None = None) -> None:
+        if traceback_text is not None:
+            self.failures[name] = traceback_text
+        if name in self.ready:
+            self.ready[name].set()
+
+    def _raise_for(self, names: Iterable[str]) -> None:
+        failed = [n for n in names if n in self.failures]
+        if failed:
+            parts = [f"{_label(n)}:\n{self.failures[n]}" for n in failed]
+            raise WorkerError("building the assets failed\n" + "\n".join(parts))
+
+    def wait_data(self) -> None:
+        """Block until the numbers are in the cache (at once if they were not requested)."""
+        if "data" in self.ready:
+            self.ready["data"].wait()
+            self._raise_for(["data"])
+
+    def wait_figures(self, ids: Iterable[str] | None = None) -> None:
+        ids = list(self.figures if ids is None else [i for i in ids if i in self.ready])
+        for figure_id in ids:
+            self.ready[figure_id].wait()
+        self._raise_for(ids)
+
+    def wait(self) -> None:
+        self.done.wait()
+        self._raise_for(self.ready)
+
+
+def _label(name: str) -> str:
+    return "numbers" if name == "data" else f"figure {name}"
+
+
+class Worker:
+    """The client half: starts the worker process, sends jobs, installs what comes back."""
+
+    def __init__(self, cache_root: Path, *, jobs: int = 2):
+        self.cache_root = Path(cache_root)
+        env = {
+            **os.environ,
+            "TF_CPP_MIN_LOG_LEVEL": os.environ.get("TF_CPP_MIN_LOG_LEVEL", "2"),
+            # One malloc arena instead of 8 per core: TensorFlow's thread pools otherwise
+            # leave ~30 MB of fragmentation in a process that is already ~600 MB.
+            "MALLOC_ARENA_MAX": os.environ.get("MALLOC_ARENA_MAX", "1"),
+        }
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "attention_explained.sitebuild.worker", "--jobs", str(jobs)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=env,
+            preexec_fn=_die_with_parent if sys.platform == "linux" else None,
+        )
+        self.jobs: dict[int, Job] = {}
+        self.output: list[str] = []
+        self.stages: list[tuple[str, float]] = []
+        self.on_stage = None  # callable(name, seconds), e.g. a logger
+        self._lock = threading.Lock()
+        self._reader = threading.Thread(target=self._read, name="ae-worker", daemon=True)
+        self._reader.start()
+
+    def submit(self, cache, figures: list[str], data: bool) -> Job:
+        self.cache_root.mkdir(parents=True, exist_ok=True)
+        scratch = Path(tempfile.mkdtemp(prefix="worker-", dir=self.cache_root))
+        with self._lock:
+            job = Job(len(self.jobs) + 1, cache, scratch, figures, data)
+            self.jobs[job.number] = job
+        request = {
+            "job": job.number,
+            "out": str(scratch),
+            "data": data,
+            "figures": list(figures),
+            "fingerprints": cache.graph.fingerprints(),
+        }
+        try:
+            self.process.stdin.write(json.dumps(request) + "\n")
+            self.process.stdin.flush()
+        except (BrokenPipeError, OSError):
+            self._fail_pending("the worker process has exited")
+        return job
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def _read(self) -> None:
+        for line in self.process.stdout:
+            if not line.startswith(EVENT):
+                self.output.append(line)
+                continue
+            event = json.loads(line[len(EVENT) :])
+            kind, job = event["event"], self.jobs.get(event.get("job", 0))
+            if kind == "stage":
+                self.stages.append((event["name"], event["seconds"]))
+                if self.on_stage:
+                    self.on_stage(event["name"], event["seconds"])
+            elif job is None:
+                continue
+            elif kind == "data":
+                job.cache.install_data(scratch_data(job.scratch))
+                job._settle("data")
+            elif kind == "figure":
+                job.cache.install_figure(event["id"], scratch_figure(job.scratch, event["id"]))
+                job._settle(event["id"])
+            elif kind == "failed":
+                job._settle(event["id"], event["traceback"])
+            elif kind == "done":
+                shutil.rmtree(job.scratch, ignore_errors=True)
+                job.done.set()
+        self.process.wait()
+        self._fail_pending(f"the worker exited with code {self.process.returncode}")
+
+    def _fail_pending(self, why: str) -> None:
+        text = f"{why}; its output:\n{''.join(self.output[-200:])}"
+        for job in list(self.jobs.values()):
+            if not job.done.is_set():
+                for name, ready in job.ready.items():
+                    if not ready.is_set():
+                        job._settle(name, text)
+                shutil.rmtree(job.scratch, ignore_errors=True)
+                job.done.set()
+
+    def finish_input(self) -> None:
+        """No more jobs: the worker exits once the ones sent are done."""
+        with contextlib.suppress(OSError):
+            self.process.stdin.close()
+
+    def close(self, timeout: float = 30) -> None:
+        """End of input: the worker finishes its jobs and exits; kill it if it hangs."""
+        self.finish_input()
+        try:
+            self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self._reader.join(timeout=5)
+
+
+def _die_with_parent() -> None:
+    """Linux: the worker gets SIGTERM if the MkDocs process dies without closing it."""
+    import ctypes
+    import signal
+
+    ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+if __name__ == "__main__":
+    sys.exit(main())

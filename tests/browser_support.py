@@ -1,0 +1,162 @@
+"""Helpers for the browser tests: a static server under the site prefix, a system Chromium
+through Playwright, and sessions that record blocked requests and console errors.
+
+The fixtures built on these (``server``, ``browser``, ``open_session``) live in conftest.py.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import sys
+from dataclasses import dataclass, field
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+from site_build import REPO
+
+try:
+    from playwright.sync_api import Error as PlaywrightError
+    from playwright.sync_api import sync_playwright
+except ImportError:  # pragma: no cover - reported by the `browser` fixture
+    sync_playwright = None
+    PlaywrightError = Exception
+
+
+SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+VIEWPORT = {"width": 1280, "height": 900}
+HANGUL = re.compile(r"[\uac00-\ud7a3]")
+# TeX that would only be visible if MathJax failed to typeset it.
+RAW_TEX = ("$$", "\\frac", "\\sqrt{", "\\(", "\\[")
+RAW_INLINE_MATH = re.compile(r"\$[^$\s][^$\n]{0,120}\$")
+TIMEOUT_MS = 20_000
+
+
+# --------------------------------------------------------------------------- server
+
+
+def site_prefix() -> str:
+    """The path of `site_url` in mkdocs.yml (its default when SITE_URL is unset)."""
+    text = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
+    match = re.search(r"""^site_url:\s*!ENV\s*\[\s*\w+\s*,\s*["']([^"']+)["']\s*\]""", text, re.M)
+    match = match or re.search(r"""^site_url:\s*["']?([^"'\s]+)""", text, re.M)
+    assert match, "no site_url in mkdocs.yml"
+    path = urlsplit(match.group(1)).path or "/"
+    return path if path.endswith("/") else path + "/"
+
+
+class PrefixHandler(SimpleHTTPRequestHandler):
+    """Serves the site folder under `prefix`, like GitHub Pages does; anything else is a 404."""
+
+    prefix = "/"
+
+    def log_message(self, format, *args):
+        pass
+
+    def send_head(self):
+        if not urlsplit(self.path).path.startswith(self.prefix):
+            self.send_error(404, "outside the site prefix")
+            return None
+        return super().send_head()
+
+    def translate_path(self, path):
+        path = urlsplit(path).path
+        return super().translate_path("/" + path[len(self.prefix) :])
+
+
+class QuietServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        # A page closed mid-download (BrokenPipe, reset) is normal; anything else is not.
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
+@dataclass
+class Server:
+    origin: str  # http://127.0.0.1:port
+    prefix: str  # /attention_explained/
+
+    def url(self, page: str) -> str:
+        """URL of a site-relative page folder such as "en/saturation/"."""
+        return f"{self.origin}{self.prefix}{page}"
+
+    def page_of(self, url: str) -> str:
+        """Site-relative page folder of a URL served by us (inverse of `url`)."""
+        parts = urlsplit(url)
+        assert f"{parts.scheme}://{parts.netloc}" == self.origin, url
+        assert parts.path.startswith(self.prefix), url
+        return unquote(parts.path[len(self.prefix) :])
+
+
+# --------------------------------------------------------------------------- browser
+
+
+def find_chromium() -> str | None:
+    candidates = [os.environ.get("CHROMIUM_PATH")]
+    names = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+    candidates += [shutil.which(name) for name in names]
+    candidates.append("/usr/bin/chromium")
+    for candidate in candidates:
+        if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def no_browser(reason: str):
+    message = (
+        f"{reason}. The browser tests drive a system Chromium through Playwright: "
+        "install it with `sudo apt-get install chromium` (or set CHROMIUM_PATH) and "
+        "`pip install playwright` (never `playwright install`)."
+    )
+    if os.environ.get("CI") == "true":
+        pytest.fail(message, pytrace=False)
+    pytest.skip(message)
+
+
+@dataclass
+class Session:
+    """One browser context and page, with everything that went wrong in it."""
+
+    context: object
+    page: object
+    blocked: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def assert_clean(self):
+        problems = [f"blocked request off 127.0.0.1: {url}" for url in self.blocked]
+        problems += self.errors
+        assert not problems, f"{self.page.url}:\n" + "\n".join(problems)
+
+
+def is_local(url: str) -> bool:
+    parts = urlsplit(url)
+    return parts.scheme not in ("http", "https", "ws", "wss") or parts.hostname == "127.0.0.1"
+
+
+def screenshot(page, lang: str, name: str):
+    path = SCREENSHOTS / lang / f"{name}.png"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(path), full_page=True)
+    assert path.stat().st_size > 10_000, f"{path}: suspiciously small screenshot"
+
+
+def localized(page: str, lang: str) -> str:
+    return page if lang == "ko" else f"en/{page}"
+
+
+def scheme(page) -> str | None:
+    return page.evaluate("() => document.body.getAttribute('data-md-color-scheme')")

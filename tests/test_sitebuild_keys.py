@@ -1,0 +1,166 @@
+"""Cache keys from the code's own imports: an edit re-renders exactly what can depend on it."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from attention_explained.sitebuild import keys
+from attention_explained.sitebuild.keys import PACKAGE, ImportGraph
+
+GRAPH = ImportGraph()
+FIGURE_IDS = GRAPH.figure_ids()
+NOTEBOOKS = [  # one language: the other has the same code cells, so the same key
+    p
+    for p in sorted((Path(__file__).resolve().parents[1] / "docs/notebooks").glob("*.md"))
+    if ".en." not in p.name
+]
+
+# Draw one figure (one language, one theme) and list the package modules it loaded.
+PROBE = """
+import json, sys
+from attention_explained.figures import draw
+draw(sys.argv[1], "ko", "dark")
+print(json.dumps(sorted(m for m in sys.modules if m == "{p}" or m.startswith("{p}."))))
+""".replace("{p}", PACKAGE)
+
+
+def _loaded_by(figure_id: str) -> list[str]:
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE, figure_id],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2"),
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def test_every_module_a_figure_loads_is_in_its_key():
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        loaded = dict(zip(FIGURE_IDS, pool.map(_loaded_by, FIGURE_IDS), strict=True))
+    for figure_id, modules in loaded.items():
+        closure = GRAPH.closure([GRAPH.figure_entry(figure_id)])
+        assert GRAPH.figure_entry(figure_id) in modules
+        missing = set(modules) - closure
+        assert not missing, f"{figure_id} loads {sorted(missing)}, which its key does not cover"
+
+
+@pytest.fixture
+def package(tmp_path) -> Path:
+    copy = tmp_path / PACKAGE
+    shutil.copytree(keys.PACKAGE_DIR, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    return copy
+
+
+def all_keys(package: Path) -> dict[str, str]:
+    graph = ImportGraph(package)
+    found = {f"figure {i}": graph.figure_key(i) for i in graph.figure_ids()}
+    found["data"] = graph.data_key()
+    for notebook in NOTEBOOKS:
+        found[f"notebook {notebook.name}"] = graph.notebook_key(notebook.read_text("utf-8"))
+    return found
+
+
+def entries(graph: ImportGraph) -> dict[str, list[str]]:
+    """The entry modules of every key, as the keys themselves find them."""
+    found = {f"figure {i}": [graph.figure_entry(i)] for i in graph.figure_ids()}
+    found["data"] = list(keys.DATA_ENTRIES)
+    for notebook in NOTEBOOKS:
+        modules, _ = keys.cell_imports(keys.code_cells(notebook.read_text("utf-8")))
+        found[f"notebook {notebook.name}"] = keys.resolve_entries(graph, modules)
+    return found
+
+
+def edit(path: Path) -> None:
+    """A code change (not a comment), so that every kind of module hashing sees it."""
+    path.write_text(path.read_text("utf-8") + "\n_EDITED_BY_TEST = 1\n", "utf-8")
+
+
+def test_changing_one_module_changes_exactly_the_keys_that_import_it(package):
+    graph = ImportGraph(package)
+    closures = {name: graph.closure(e) for name, e in entries(graph).items()}
+    before = all_keys(package)
+    assert len(set(before.values())) == len(before), "keys must differ between assets"
+    for module in sorted(graph.modules):
+        path = graph.path(module)
+        original = path.read_bytes()
+        edit(path)
+        after = all_keys(package)
+        path.write_bytes(original)
+        changed = {name for name in before if before[name] != after[name]}
+        expected = {name for name, closure in closures.items() if module in closure}
+        assert changed == expected, module
+
+
+@pytest.mark.parametrize("module", ["cli.py", "__main__.py", "sitebuild/plugin.py"])
+def test_build_tooling_changes_no_key(package, module):
+    before = all_keys(package)
+    edit(package / module)
+    assert all_keys(package) == before
+
+
+def test_rewording_one_figure_changes_only_that_figure(package):
+    strings = package / "figures" / "strings.py"
+    source = strings.read_text("utf-8")
+    namespace = ImportGraph(package).strings()
+    texts = [t for key in namespace["STRINGS"]["temperature"].values() for t in key.values()]
+    # one of the figure's strings written once, in one piece, in the file
+    text = next(t for t in texts if source.count(json.dumps(t, ensure_ascii=False)) == 1)
+    before = all_keys(package)
+    strings.write_text(source.replace(text, text + " (reworded)"), "utf-8")
+    after = all_keys(package)
+    assert {n for n in before if before[n] != after[n]} == {"figure temperature"}
+
+
+def test_a_figure_importing_a_new_module_gets_it_in_its_key(package):
+    """A helper moved into a new module: the figure's key follows the import, not a list."""
+    (package / "helper_for_test.py").write_text("VALUE = 1\n", "utf-8")
+    module = package / "figures" / "temperature.py"
+    module.write_text(
+        module.read_text("utf-8") + "\n\ndef _uses():\n    from attention_explained import "
+        "helper_for_test  # noqa\n",
+        "utf-8",
+    )
+    before = all_keys(package)
+    (package / "helper_for_test.py").write_text("VALUE = 2\n", "utf-8")
+    after = all_keys(package)
+    assert {n for n in before if before[n] != after[n]} == {"figure temperature"}
+
+
+def test_lazy_package_attributes_lead_to_their_modules():
+    closure = GRAPH.closure(keys.resolve_entries(GRAPH, [f"{PACKAGE}.MultiHeadAttention"]))
+    assert f"{PACKAGE}.attention" in closure
+    assert f"{PACKAGE}.training" not in closure
+
+
+def test_type_checking_imports_are_not_followed():
+    """The root __init__ imports attention/stats/tensors only for type checkers."""
+    assert GRAPH.modules[PACKAGE].imports == frozenset()
+
+
+def test_keys_never_import_tensorflow():
+    probe = (
+        "import sys\nfrom attention_explained.sitebuild.keys import ImportGraph\n"
+        "g = ImportGraph(); [g.figure_key(i) for i in g.figure_ids()]; g.data_key()\n"
+        "print('tensorflow' in sys.modules, 'matplotlib' in sys.modules)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["False", "False"]
+
+
+def test_versions_name_the_distributions_the_code_imports():
+    graph = GRAPH
+    external = graph.external(graph.closure([graph.figure_entry("temperature")]))
+    assert {"tensorflow", "matplotlib", "numpy", "koreanize_matplotlib"} <= external
+    named = keys.versions(tuple(sorted(external)))
+    assert "matplotlib==" in named and "numpy==" in named and "koreanize-matplotlib==" in named

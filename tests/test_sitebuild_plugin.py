@@ -1,0 +1,226 @@
+"""A tiny real site (Material + mkdocs-static-i18n + this plugin), built as a user would.
+
+Mirrors mkdocs-static-i18n's own tests: build a fixture project in a temp dir, then read
+the HTML it wrote. The cache is the session's temporary one, so a figure drawn by one test
+is reused by the next, as in real builds, and the repository's .cache/ is never touched.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from site_build import build, listing, make_site, notebook
+
+from attention_explained.figures import FIGURE_IDS
+from attention_explained.figures.strings import alt_text
+from attention_explained.sitebuild.cache import AssetCache
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory, ae_cache):
+    root = make_site(tmp_path_factory.mktemp("fixture"), ae_cache)
+    before = listing(root / "docs")
+    result = build(root)
+    assert result.returncode == 0, result.stderr
+    return root, result, before
+
+
+def images(html: str) -> list[tuple[str, str]]:
+    return re.findall(r'<img alt="([^"]*)"[^>]*src="([^"]+)"', html)
+
+
+def test_both_languages_are_built_with_their_lang_attribute(site):
+    root, result, _ = site
+    assert "WARNING" not in result.stderr
+    ko = (root / "site/index.html").read_text(encoding="utf-8")
+    en = (root / "site/en/index.html").read_text(encoding="utf-8")
+    assert '<html lang="ko"' in ko and '<html lang="en"' in en
+
+
+@pytest.mark.parametrize(
+    ("lang", "page"), [("ko", "site/index.html"), ("en", "site/en/index.html")]
+)
+def test_each_page_shows_its_own_language_variant_in_both_themes(site, ae_cache, lang, page):
+    root, _, _ = site
+    html = (root / page).read_text(encoding="utf-8")
+    found = images(html)
+    assert [src for _, src in found] == [
+        "figures/logit-variance.svg#only-light",
+        "figures/logit-variance.dark.svg#only-dark",
+    ]
+    cache = AssetCache(ae_cache)
+    for (alt, src), theme in zip(found, ("light", "dark"), strict=True):
+        served = (root / page).parent / src.split("#")[0]
+        assert served.read_bytes() == cache.figure_path("logit-variance", lang, theme).read_bytes()
+        assert alt == alt_text("logit-variance", lang)
+
+
+def test_placeholders_are_filled_from_the_package(site, ae_cache):
+    root, _, _ = site
+    numbers = json.loads(AssetCache(ae_cache).numbers_path.read_text(encoding="utf-8"))
+    for page in ("site/index.html", "site/en/index.html"):
+        html = (root / page).read_text(encoding="utf-8")
+        assert "{{" not in html
+        assert numbers["std.measured.d1024"] in html
+
+
+def test_nothing_is_written_into_docs(site):
+    root, _, before = site
+    assert listing(root / "docs") == before
+
+
+def test_warm_build_renders_nothing_and_never_imports_tensorflow(site):
+    root, _, _ = site
+    probe = (
+        "import sys\n"
+        "from mkdocs.__main__ import cli\n"
+        "try:\n"
+        "    cli(['build', '--strict'], standalone_mode=False)\n"
+        "finally:\n"
+        "    print('TF_IMPORTED', 'tensorflow' in sys.modules)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+        env=dict(os.environ, NO_MKDOCS_2_WARNING="1"),
+    )
+    assert result.returncode == 0, result.stderr
+    assert f"figures rendered 0, from cache {len(FIGURE_IDS)}" in result.stderr
+    assert "TF_IMPORTED False" in result.stdout
+
+
+def test_touching_one_figure_rerenders_only_that_figure(site, tmp_path, ae_cache, package_copy):
+    module = package_copy / "attention_explained/figures/temperature.py"
+    module.write_text(module.read_text(encoding="utf-8") + "\n# touched\n", encoding="utf-8")
+    root = make_site(tmp_path / "touched", ae_cache)
+    result = build(root, pythonpath=package_copy)
+    assert result.returncode == 0, result.stderr
+    assert f"figures rendered 1, from cache {len(FIGURE_IDS) - 1}" in result.stderr
+
+
+def test_a_failing_figure_fails_the_build_and_names_it(site, tmp_path, ae_cache, package_copy):
+    module = package_copy / "attention_explained/figures/softmax_curve.py"
+    source = module.read_text(encoding="utf-8")
+    source = source.replace(
+        "    z, p, slope = data",
+        '    raise RuntimeError("broken on purpose")\n    z, p, slope = data',
+        1,
+    )
+    module.write_text(source, encoding="utf-8")
+    root = make_site(tmp_path / "failing", ae_cache)
+    result = build(root, pythonpath=package_copy)
+    assert result.returncode != 0
+    assert "figure softmax-curve:" in result.stderr and "broken on purpose" in result.stderr
+    assert "lang=ko" in result.stderr and "theme=light" in result.stderr
+    # the full traceback, down to the line that raised
+    assert "Traceback (most recent call last)" in result.stderr
+    assert 'softmax_curve.py", line' in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("page_text", "expected"),
+    [
+        ("{{ae:no.such.number}}", "unknown number {{ae:no.such.number}} in index.en.md"),
+        ("![](figures/no-such-figure.svg)", "unknown figure 'figures/no-such-figure.svg'"),
+    ],
+)
+def test_bad_references_in_a_page_fail_the_build(tmp_path, ae_cache, page_text, expected):
+    root = make_site(tmp_path / "bad", ae_cache)
+    (root / "docs/index.en.md").write_text(f"# Bad\n\n{page_text}\n", encoding="utf-8")
+    result = build(root)
+    assert result.returncode != 0
+    assert expected in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("option", "expected"),
+    [
+        ("jobs: 0", "expected an integer in [1, 64], got 0"),
+        ("notebook_timeout: 5", "expected an integer in [10, 3600], got 5"),
+        ("figures: maybe", "figures"),
+    ],
+)
+def test_bad_plugin_options_fail_with_the_accepted_range(tmp_path, option, expected):
+    replace = {"mathjax: false": f"mathjax: false\n      {option}"}
+    root = make_site(tmp_path / "options", tmp_path / "cache", **replace)
+    result = build(root)
+    assert result.returncode != 0
+    assert expected in result.stderr
+
+
+def test_cache_inside_docs_is_refused(tmp_path):
+    root = make_site(tmp_path / "inside", Path("docs/c"))
+    result = build(root)
+    assert result.returncode != 0
+    assert "must be outside docs/" in result.stderr
+
+
+def test_pages_are_rendered_while_a_figure_is_drawn(site, tmp_path, ae_cache, package_copy):
+    """Numbers cached, one figure stale: the pages do not wait for it (only the copy does)."""
+    module = package_copy / "attention_explained/figures/logit_variance.py"
+    source = module.read_text(encoding="utf-8")
+    slow = "def draw(data, lang: str, theme: str):\n    __import__('time').sleep(6)\n"
+    assert source.count("def draw(data, lang: str, theme: str):\n") == 1
+    module.write_text(source.replace("def draw(data, lang: str, theme: str):\n", slow), "utf-8")
+    root = make_site(tmp_path / "slow", ae_cache)
+    result = build(root, pythonpath=package_copy)
+    assert result.returncode == 0, result.stderr
+    log = result.stderr
+    assert "figures rendered 1," in log
+    # i18n starts the English build once every Korean page is written; the drawing ends later.
+    assert log.index("Building 'en' documentation") < log.index("figure-draw logit-variance")
+    html = (root / "site/en/index.html").read_text(encoding="utf-8")
+    assert "figures/logit-variance.svg" in html and (root / "site/en/figures").is_dir()
+
+
+def test_assets_only_the_english_build_adds_are_written(tmp_path, ae_cache):
+    """A notebook page that exists only in English still gets its shared CSS and JS."""
+    root = make_site(
+        tmp_path / "en-only", ae_cache, **{"notebooks: []": "notebooks: [notebooks/*.md]"}
+    )
+    config = (root / "mkdocs.yml").read_text(encoding="utf-8")
+    config = config.replace(
+        "nav:\n  - index.md",
+        "  - mkdocs-jupyter:\n      execute: false\n      allow_errors: false\nnav:\n  - index.md",
+    )
+    (root / "mkdocs.yml").write_text(config, encoding="utf-8")
+    (root / "docs/notebooks").mkdir()
+    notebook(root / "docs/notebooks", "demo.en.md", "Demo", "print(6 * 7)")  # no Korean one
+    result = build(root)
+    assert result.returncode == 0, result.stderr
+    assert not (root / "site/notebooks/demo").exists(), "the page must be English-only"
+    page = root / "site/en/notebooks/demo/index.html"
+    html = page.read_text(encoding="utf-8")
+    links = re.findall(r'(?:href|src)="([^"]*assets/notebooks/[^"]+)"', html)
+    assert len(links) == 2, links
+    for link in links:
+        assert (page.parent / link).resolve().is_file(), link
+
+
+def test_the_whole_output_is_what_the_site_should_have(site):
+    """sphinx-gallery's tinybuild idea: the full listing, so a stray or missing file shows."""
+    root, _, _ = site
+    theme = ("assets/javascripts/", "assets/stylesheets/", "assets/images/")
+    found = [
+        p
+        for p in listing(root / "site")
+        if (root / "site" / p).is_file() and not p.removeprefix("en/").startswith(theme)
+    ]
+    expected = ["404.html", "index.html", "sitemap.xml", "sitemap.xml.gz"]
+    for prefix in ("", "en/"):
+        expected += [f"{prefix}index.html", f"{prefix}assets/explorer/reference.json"]
+        expected += [
+            f"{prefix}figures/{figure_id}{suffix}.svg"
+            for figure_id in FIGURE_IDS
+            for suffix in ("", ".dark")
+        ]
+    assert found == sorted(set(expected))
