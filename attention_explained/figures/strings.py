@@ -123,7 +123,7 @@ STRINGS: dict[str, dict[str, dict[str, str]]] = {
     "softmax-saturation": {
         "alt": {
             "ko": "두 패널. 왼쪽은 행 엔트로피, 오른쪽은 행 최대 가중치를 d에 대해 그렸다. "
-            "스케일링이 없으면 d가 커질수록 엔트로피는 0으로, 최대 가중치는 1로 간다. "
+            "스케일링이 없으면 d가 커질수록 엔트로피는 0으로, 최대 가중치는 1로 다가간다. "
             "÷√d와 ÷(3√d)는 d가 10을 넘으면 거의 평평하다. d = 10과 d = 1024 사이에서 두 값 "
             "모두 10% 넘게 변하지 않는다. d가 그보다 작을 때는 ÷√d도 d에 따라 달라진다.",
             "en": "Two panels: row entropy (left) and row max weight (right) against d. "
@@ -283,7 +283,7 @@ STRINGS: dict[str, dict[str, dict[str, str]]] = {
         },
         "concat_width": {"ko": "$h \\cdot d_v = {w}$", "en": "$h \\cdot d_v = {w}$"},
         "not_layers": {
-            "ko": "$d_{\\mathrm{model}}$은 토큰 벡터 하나의 폭이다. 쌓은 층 수($N = 6$)도, "
+            "ko": "$d_{\\mathrm{model}}$은 토큰 벡터 하나의 길이다. 쌓은 층 수($N = 6$)도, "
             "시퀀스 길이 $L_q$, $L_k$도 아니다.",
             "en": "$d_{\\mathrm{model}}$ is the width of each token vector, not the layer count "
             "($N = 6$) and not the sequence length $L_q$, $L_k$.",
@@ -445,7 +445,7 @@ STRINGS.update(
                 "en": "largest logit in the batch (log scale)",
             },
             "ylabel_entropy": {"ko": "행 엔트로피 (내트)", "en": "row entropy (nats)"},
-            "uniform": {"ko": "균등: log {n}", "en": "uniform: log {n}"},
+            "uniform": {"ko": "균등분포: log {n}", "en": "uniform: log {n}"},
             "title": {
                 "ko": "학습률별 가장 큰 로짓과 엔트로피 (d_k = {d})",
                 "en": "At a high learning rate logits grow and entropy collapses (d_k = {d})",
