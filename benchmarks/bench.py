@@ -221,15 +221,15 @@ FIGSIZE = re.compile(r"figsize=\(([\d.]+), ([\d.]+)\)")
 def floor_config(text: str) -> str:
     """mkdocs.yml for the floor: Material + mkdocs-static-i18n (+ search), without this
     project's plugin, mkdocs-jupyter, the hooks file or the template overrides."""
-    out, skipping = [], False
+    out, skipping = [], None  # None, "plugin" (one list item) or "top" (a top-level key)
     for line in text.splitlines():
-        if skipping and (line.startswith("  - ") or not line.startswith(" ")):
-            skipping = False
+        top = bool(line.strip()) and not line.startswith((" ", "#"))
+        if top or (skipping == "plugin" and line.startswith("  - ")):
+            skipping = None
         if line.rstrip() in PLUGIN_BLOCKS:
-            skipping = True
-        if line.startswith("hooks:"):
-            skipping = True
-            continue
+            skipping = "plugin"
+        elif line.startswith("hooks:"):
+            skipping = "top"
         if skipping or line.strip().startswith("custom_dir:"):
             continue
         out.append(line)
@@ -318,7 +318,11 @@ class Tab:
         """The time at which ``expression`` became true in the tab (polled every 20 ms)."""
         if self.page is None:
             return None
-        self.page.wait_for_function(expression, timeout=timeout * 1000, polling=20)
+        try:
+            self.page.wait_for_function(expression, timeout=timeout * 1000, polling=20)
+        except Exception as exc:  # a timeout: reported as a missing tab time, not a crash
+            print(f"  tab: {str(exc).splitlines()[0]}", file=sys.stderr, flush=True)
+            return None
         return time.perf_counter()
 
     def close(self) -> None:
@@ -329,7 +333,9 @@ class Tab:
 
 IMAGE_RATIO = """() => {
     const img = [...document.images].find(i => i.src.includes('/figures/temperature.svg'));
-    return img && img.complete && img.naturalWidth ? img.naturalHeight / img.naturalWidth : null;
+    if (!img) return null;
+    if (!img.complete || !img.naturalWidth) { img.scrollIntoView(); return null; }  // lazy
+    return img.naturalHeight / img.naturalWidth;
 }"""
 
 
