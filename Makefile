@@ -52,7 +52,7 @@ figures: $(STAMP)
 	$(PY) -m attention_explained figures --out .cache/cli-figures
 
 bench: $(STAMP)
-	$(PY) benchmarks/bench.py
+	$(PY) benchmarks/bench.py $(BENCH_ARGS)
 
 LOCK_PYTHON ?= python3.10
 lock:
