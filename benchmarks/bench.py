@@ -589,7 +589,10 @@ def main(argv: list[str] | None = None) -> int:
         "--phone-repeat", type=int, default=3,
         help="throttled runs per page in benchmarks/phone.py (median); 0 = skip",
     )  # fmt: skip
-    parser.add_argument("--seed-dir", type=Path, default=REPO.parent / "shared" / "seed")
+    seeds = [up / "shared" / "seed" for up in (REPO.parent, REPO.parent.parent)]  # worktrees
+    parser.add_argument(
+        "--seed-dir", type=Path, default=next((s for s in seeds if s.is_dir()), seeds[0])
+    )
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks/results/latest.json")
     parser.add_argument("--check", action="store_true", help="exit 1 if a target is missed")
     args = parser.parse_args(argv)
