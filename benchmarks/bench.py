@@ -355,7 +355,7 @@ def page_edits(served: Served, tab: Tab, root: Path, repeat: int, first: int) ->
         seen = served.count("Reloading browsers")
         start = time.perf_counter()
         marker = _edit_page(root, n)
-        shown = tab.wait(f"() => document.body.innerText.includes({marker!r})", 120)
+        shown = tab.wait(f"() => !!document.body?.innerText.includes({marker!r})", 120)
         rebuilt = served.wait_line("Reloading browsers", seen, 120)
         samples.append({
             "rebuilt": round(rebuilt - start, 3),
