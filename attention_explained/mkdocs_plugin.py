@@ -54,7 +54,9 @@ class BoundedInt(c.BaseConfigOption[int]):
 class PluginConfig(base.Config):
     cache_dir = c.Type(str, default=".cache")
     figures = c.Type(bool, default=True)
-    mathjax = c.Type(bool, default=True)  # serve MathJax 3 from the site, under assets/mathjax/
+    mathjax = c.Type(bool, default=False)  # serve MathJax 3 from the site, under assets/mathjax/
+    # Typeset math at build time as MathML with a served font (sitebuild/math.py).
+    mathml = c.Type(bool, default=True)
     notebooks = c.ListOfItems(c.Type(str), default=["notebooks/*.md"])
     notebook_timeout = BoundedInt(10, 3600, default=300)
     jobs = BoundedInt(1, 64, default=2)  # processes drawing figures in parallel
@@ -95,7 +97,23 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
             self.runner = NotebookRunner(sources, cache_dir, timeout=self.config.notebook_timeout)
             self.runner.start()
         self._docs_dir = docs_dir
+        if self.config.mathml:
+            self._math_font = self._prepare_math_font(docs_dir)
         return config
+
+    def _prepare_math_font(self, docs_dir: Path) -> tuple[Path, Path, set[int]]:
+        """The math font cut to what the site's formulas draw, and its stylesheet (cached)."""
+        from attention_explained.sitebuild import math
+
+        source = math.font_source()
+        chars = math.characters_for(sorted(docs_dir.rglob("*.md")))
+        folder = self.cache.root / "math-font" / math.font_cache_key(source, chars)
+        font, css = folder / f"{math.FONT_NAME}.woff2", folder / "math.css"
+        if not font.is_file():
+            math.subset_math_font(source, font, chars)
+        css.write_text(math.font_css(f"{math.FONT_NAME}.woff2"), encoding="utf-8")
+        covered = {ord(c) for c in chars}
+        return font, css, covered
 
     def _separate_notebook_html_cache(self, config: MkDocsConfig) -> None:
         """Give mkdocs-jupyter's rendered-HTML cache one folder per language.
@@ -148,6 +166,10 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
         if self.config.mathjax:
             for rel, path in _mathjax_files():
                 add(f"assets/mathjax/{rel}", path)
+        if self.config.mathml:
+            font, css, _ = self._math_font
+            add(f"assets/math/{font.name}", font)
+            add("assets/math/math.css", css)
         if self.runner is not None:
             for file in files.documentation_pages():
                 source = Path(file.abs_src_path or "")
@@ -239,7 +261,7 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
         content-addressed files under assets/notebooks/.
         """
         if not (page.file.abs_src_path or "").endswith(".ipynb"):
-            return html
+            return self._typeset(html, page, config)
         styles = NOTEBOOK_STYLE.findall(html)
         scripts: list[str] = []
 
@@ -252,7 +274,7 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
         html = NOTEBOOK_COMMENT.sub(
             "", NOTEBOOK_SCRIPT.sub(keep_inline, NOTEBOOK_STYLE.sub("", html))
         )
-        html = _align_heading_ids(html, page)
+        html = self._typeset(_align_heading_ids(html, page), page, config)
         css = self._shared_asset("css", "\n".join(styles))
         js = self._shared_asset("js", "\n;\n".join(scripts))
         here = posixpath.dirname(page.url.rstrip("/")) if not page.url.endswith("/") else page.url
@@ -261,6 +283,32 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
         return (
             f'<link rel="stylesheet" href="{css_href}">\n{html}\n<script src="{js_href}"></script>'
         )
+
+    def _typeset(self, html: str, page, config: MkDocsConfig) -> str:
+        """TeX → MathML at build time; a formula that cannot be drawn stops the build."""
+        if not self.config.mathml:
+            return html
+        from attention_explained.sitebuild import math
+
+        try:
+            html, count = math.typeset_html(html, page.file.src_uri)
+        except math.MathError as exc:
+            raise PluginError(f"attention-explained: {exc}") from exc
+        missing = math.uncovered(math.math_characters(html), self._math_font[2])
+        if missing:
+            raise PluginError(
+                f"attention-explained: {page.file.src_uri}: the math font lacks {missing}"
+            )
+        if count:  # fetch the font while the page is parsed, not after its first layout
+            # The one copy at the site root, which math.css (extra_css) names in every language.
+            font = f"assets/math/{self._math_font[0].name}"
+            here = page.url if page.url.endswith("/") else posixpath.dirname(page.url)
+            href = posixpath.relpath(font, here or ".")
+            html = (
+                f'<link rel="preload" href="{href}" as="font" type="font/woff2" crossorigin>\n'
+                + html
+            )
+        return html
 
     def _shared_asset(self, ext: str, text: str) -> str:
         from attention_explained.assets import _hash
