@@ -67,6 +67,7 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
         super().__init__()
         self._started = False
         self._shared: dict[str, str] = {}  # site-root assets shared by every language
+        self._notebook_pages: list[str] = []
 
     # -- once per build: start everything stale, in parallel ---------------------------------
     def on_config(self, config: MkDocsConfig):
@@ -275,6 +276,7 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
             "", NOTEBOOK_SCRIPT.sub(keep_inline, NOTEBOOK_STYLE.sub("", html))
         )
         html = self._typeset(_align_heading_ids(html, page), page, config)
+        self._notebook_pages.append(html)  # the shared CSS keeps what these pages can use
         css = self._shared_asset("css", "\n".join(styles))
         js = self._shared_asset("js", "\n;\n".join(scripts))
         here = posixpath.dirname(page.url.rstrip("/")) if not page.url.endswith("/") else page.url
@@ -337,7 +339,11 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
             return
         self._reported = True
         self._wait_worker()
+        from attention_explained.sitebuild.css import prune_css
+
         for name, text in self._shared.items():
+            if name.endswith(".css"):  # JupyterLab's whole stylesheet: keep what can match
+                text = prune_css(text, self._notebook_pages)
             target = Path(config.site_dir) / name
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8")
