@@ -28,7 +28,7 @@ PLACEHOLDER = re.compile(r"\{\{\s*ae:([^}\s]*)\s*\}\}")
 FIGURE_LINE = re.compile(r"!\[([^\]]*)\]\(figures/([^)\s#]+)\.svg\)")
 NOTEBOOK_STYLE = re.compile(r"<style[^>]*>(.*?)</style>", re.S)
 NOTEBOOK_SCRIPT = re.compile(r"<script(?P<attrs>[^>]*)>(?P<body>.*?)</script>", re.S)
-NOTEBOOK_COMMENT = re.compile(r"<!-- (?:MathJax|End of)[^>]*-->")
+NOTEBOOK_COMMENT = re.compile(r"<!-- (?:MathJax|End of|Load mathjax)[^>]*-->")
 PACKAGE_DIR = Path(__file__).resolve().parent
 
 

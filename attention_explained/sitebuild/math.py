@@ -28,9 +28,7 @@ MATHML_NS = "http://www.w3.org/1998/Math/MathML"
 FONT_FAMILY = "STIX Two Math AE"
 FONT_NAME = "stix-two-math"
 
-ARITHMATEX = re.compile(
-    r'<(?P<tag>span|div) class="arithmatex">(?P<body>.*?)</(?P=tag)>', re.S
-)
+ARITHMATEX = re.compile(r'<(?P<tag>span|div) class="arithmatex">(?P<body>.*?)</(?P=tag)>', re.S)
 NOTEBOOK_MARKDOWN = re.compile(
     r'(<div class="jp-RenderedHTMLCommon jp-RenderedMarkdown jp-MarkdownOutput[^"]*"[^>]*>)'
     r"(.*?)(</div>)",
