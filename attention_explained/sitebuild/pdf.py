@@ -72,6 +72,7 @@ body { background: #fff !important; }
 .ae-pdf-chapter .headerlink, .ae-pdf-chapter .md-content__button,
 .ae-pdf-chapter .md-clipboard, .ae-pdf-chapter .ae-explorer { display: none !important; }
 .ae-pdf img { max-width: 100%; break-inside: avoid; }
+.ae-pdf h1, .ae-pdf h2, .ae-pdf h3, .ae-pdf h4 { break-after: avoid-page; }
 .ae-pdf div.arithmatex { overflow: visible !important; break-inside: avoid; }
 .ae-pdf .highlight, .ae-pdf pre, .ae-pdf .jp-Cell { break-inside: avoid-page; }
 .ae-pdf pre, .ae-pdf pre code { white-space: pre-wrap !important; word-break: break-all; }
