@@ -47,7 +47,8 @@ USES_KEY = re.compile(r"^\s*(?:-\s+)?uses\s*:")
 # Write scopes a job may hold, by the action that needs them; every other scope stays read/none.
 WRITE_SCOPES_NEEDED_BY = {"actions/deploy-pages": {"pages", "id-token"}}
 # Every `run:` is one of the README's entry points (`.ci/run` is `make test` plus apt-get).
-ALLOWED_RUNS = {"make lint", "make test", "make build", "bash .ci/run", "make pdf", "make pdf-fonts"}
+ALLOWED_RUNS = {"make lint", "make test", "make build", "bash .ci/run"}
+ALLOWED_RUNS |= {"make pdf", "make pdf-fonts"}  # the PDF editions (Pages workflow)
 EXPECTED_RUNS = {
     "ci.yml": {"make lint", "bash .ci/run", "make build"},
     "pages.yml": {"make build", "make pdf"},  # the PDF editions are published with the site
