@@ -111,9 +111,13 @@ READY_PROBE = """
     // Web fonts: none still loading, and build-time MathML drawn with its loaded math font.
     // (document.fonts.status also waits for unrelated late layout work, so it is not used.)
     const faces = [...document.fonts];
-    if (faces.some(f => f.status === 'loading')) return false;
-    if (document.querySelector('math')
-        && !faces.some(f => f.family.includes('Math') && f.status === 'loaded')) return false;
+    if (window.MathJax) {  // MathJax's own fonts are requested as it typesets
+      if (document.fonts.status !== 'loaded') return false;
+    } else {
+      if (faces.some(f => f.status === 'loading')) return false;
+      if (document.querySelector('math')
+          && !faces.some(f => f.family.includes('Math') && f.status === 'loaded')) return false;
+    }
     mark('fonts');
     for (const sheet of document.querySelectorAll('link[rel="stylesheet"]')) {
       if (!sheet.sheet) return false;
