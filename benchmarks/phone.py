@@ -381,7 +381,15 @@ def measure_site(
     visits = []
     with serve(site, site_prefix()) as base, chromium() as browser:
         for name in pages:
-            runs = [first_visit(browser, base + name, name, throttle) for _ in range(repeat)]
+            runs = []
+            for _ in range(repeat):
+                try:
+                    runs.append(first_visit(browser, base + name, name, throttle))
+                except Exception as exc:  # a page that never becomes ready is a miss, not a crash
+                    if type(exc).__name__ != "TimeoutError":
+                        raise
+                    lang = "en" if name.startswith("en/") else "ko"
+                    runs.append(Visit(name or "index", lang, failed=[f"not ready: {exc}"[:200]]))
             visit = runs[0]
             if throttle:
                 times = [r.seconds for r in runs if r.seconds is not None]
@@ -429,6 +437,8 @@ def check(visits: list[Visit]) -> list[str]:
             problems.append(f"/{v.page}: {v.compressed / 1000:.1f} KB > {BUDGET_BYTES / 1000} KB")
         if v.seconds is not None and v.seconds > BUDGET_SECONDS:
             problems.append(f"/{v.page}: {v.seconds:.2f} s > {BUDGET_SECONDS} s")
+        if v.failed:
+            problems.append(f"/{v.page}: {v.failed[0]}")
         if v.off_machine:
             problems.append(f"/{v.page}: requests off 127.0.0.1: {v.off_machine[:3]}")
     return problems
