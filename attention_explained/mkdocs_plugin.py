@@ -225,6 +225,20 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
         except ClaimError as exc:
             raise PluginError(f"attention-explained: {exc}") from exc
 
+    def _check_alt_claims(self, figure_id: str, where: str) -> None:
+        from attention_explained.figures.strings import ALT_CLAIMS
+        from attention_explained.sitebuild.claims import ClaimError
+        from attention_explained.sitebuild.figure_claims import check_alt_claims
+
+        if not ALT_CLAIMS.get(figure_id):
+            return
+        if getattr(self, "_verdicts", None) is None:
+            self._check_claims("", where)  # waits for the numbers and loads the verdicts
+        try:
+            check_alt_claims(figure_id, self._verdicts, where)
+        except ClaimError as exc:
+            raise PluginError(f"attention-explained: {exc}") from exc
+
     def _figure_markdown(self, match: re.Match, lang: str, where: str) -> str:
         alt, figure_id = match.group(1), match.group(2)
         if figure_id not in FIGURE_IDS:
@@ -232,6 +246,8 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
                 f"attention-explained: unknown figure 'figures/{figure_id}.svg' in {where}; "
                 f"valid ids: {', '.join(FIGURE_IDS)}"
             )
+        if not alt:  # the package's alt text: check the measured results it states
+            self._check_alt_claims(figure_id, where)
         alt = alt or alt_text(figure_id, lang if lang in LANGS else "en")
         alt = alt.replace("[", "(").replace("]", ")")
         return (
