@@ -103,6 +103,8 @@ ARTICLE = """() => {
   });
   copy.querySelectorAll('a[href]').forEach(a => a.setAttribute('href', a.href));
   copy.querySelectorAll('script').forEach(s => s.remove());
+  // Collapsed blocks (??? note) are printed open: paper cannot be clicked.
+  copy.querySelectorAll('details').forEach(d => d.setAttribute('open', ''));
   // A display equation is tagged in the PDF as a figure whose alternate text is its TeX.
   copy.querySelectorAll('div.arithmatex').forEach(div => {
     const tex = [...div.querySelectorAll('math')].map(m => m.getAttribute('alttext')).join(' ');
