@@ -7,6 +7,7 @@ All runs happen in one go on this machine, so the ratios hold even when it is no
   (c) warm      build again, nothing changed
   (d) page      build after editing one Markdown page
   (e) figure    build after editing one figure function
+  (f) phone     first visit of every page on a throttled phone (benchmarks/phone.py)
 
 Each is repeated (default 3) and the median reported with peak RSS (largest process of the
 run's tree). Builds run in a scratch copy of docs/, mkdocs.yml and the package (imported
@@ -27,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import asdict
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -189,6 +191,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed-dir", type=Path, default=REPO.parent / "shared" / "seed")
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks/results/latest.json")
     parser.add_argument("--check", action="store_true", help="exit 1 if a target is missed")
+    parser.add_argument(
+        "--phone-repeat", type=int, default=3, help="throttled runs per page (median); 0 = skip"
+    )
     args = parser.parse_args(argv)
     if args.repeat < 3:
         parser.error(f"--repeat must be >= 3 so that a median means something, got {args.repeat}")
@@ -231,6 +236,11 @@ def main(argv: list[str] | None = None) -> int:
 
         results["after_training"] = after_grid_seconds(ws.env, ws.root, args.repeat)
         weights = page_weights(ws.root / "site")
+        phone_visits = None
+        if args.phone_repeat:  # first visit of every page on a throttled phone (phone.py)
+            import phone
+
+            phone_visits = phone.measure_site(ws.root / "site", repeat=args.phone_repeat)
 
     base = results["baseline"]["seconds"]
     ratios = {k: results[k]["seconds"] / base for k in ("cold", "warm", "page", "figure")}
@@ -245,7 +255,15 @@ def main(argv: list[str] | None = None) -> int:
         "page weight": max(weights["pages"].values()) <= PAGE_BUDGET,
         "figure weight": max(weights["figures"].values()) <= FIGURE_BUDGET,
     }
+    if phone_visits is not None:
+        checks["phone budgets"] = not phone.check(phone_visits)
     report = {
+        "phone": None
+        if phone_visits is None
+        else {
+            "visits": [asdict(v) for v in phone_visits],
+            "summary": phone.summary(phone_visits),
+        },
         "machine": machine(),
         "date": time.strftime("%Y-%m-%d"),
         "results": results,
@@ -312,6 +330,11 @@ def main(argv: list[str] | None = None) -> int:
     print("Figure bytes:")
     for fig, size in sorted(weights["figures"].items()):
         print(f"  {size:8d}  {fig}")
+    if phone_visits is not None:
+        print("\nFirst visit on a throttled phone (benchmarks/phone.py):")
+        print(phone.table(phone_visits))
+        for line in phone.check(phone_visits):
+            print("  MISSED " + line)
     failed = [name for name, ok in checks.items() if not ok]
     print("\nTargets: " + ("all met" if not failed else "MISSED: " + ", ".join(failed)))
     return 1 if failed and args.check else 0
