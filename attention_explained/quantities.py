@@ -154,6 +154,96 @@ def _training_numbers(out: dict[str, str]) -> None:
                 out[f"{prefix}.quiet_steps.{key}"] = _fmt(100 * quiet[i, k], ".0f")
 
 
+TRAINING_TAIL = 100  # "still falling": mean loss of the last 100 steps against the 100 before
+TRAINING_BELOW_LOSS = 1.0  # "falls later": first step the smoothed loss is below this
+
+
+def _training_shape_numbers(out: dict[str, str]) -> None:
+    """The shape of the SGD curves, for the training page's claims about them.
+
+    ``tail_drop``: median over seeds of (mean loss of the ``TRAINING_TAIL`` steps before the
+    last ``TRAINING_TAIL``) − (mean loss of the last ``TRAINING_TAIL``); > 0 means still falling.
+    ``first_below``: first step at which the median over seeds of each seed's loss, smoothed
+    with the figures' moving average, is below ``TRAINING_BELOW_LOSS`` (the step count if never).
+    ``gradnorm_shrink``: median over seeds of ‖∂L/∂W‖ at step 0 over the median over seeds of
+    its median over the last ``TRAINING_FINAL`` steps.
+    ``init_gradnorm_ratio.d1024``: ‖∂L/∂W‖ at step 0, unscaled over ÷√d_k.
+    """
+    from attention_explained.figures import _data
+
+    sgd = _data.training()["sgd"]
+    steps = len(sgd["step"])
+    for i, dk in enumerate(sgd["d_k"]):
+        for k, scaling in enumerate(sgd["scaling"]):
+            key = f"d{dk}.{scaling}"
+            loss = sgd["loss"][i, k]  # [seed, step]
+            before = loss[:, -2 * TRAINING_TAIL : -TRAINING_TAIL].mean(-1)
+            drop = np.median(before - loss[:, -TRAINING_TAIL:].mean(-1))
+            out[f"training.tail_drop.{key}"] = _fmt(drop, ".2f")
+            total = np.cumsum(loss, axis=-1)
+            count = np.arange(1, steps + 1)
+            window = np.minimum(count, _data.TRAINING_SMOOTH)
+            smooth = (total - np.pad(total, ((0, 0), (1, 0)))[:, count - window]) / window
+            below = np.flatnonzero(np.median(smooth, axis=0) < TRAINING_BELOW_LOSS)
+            out[f"training.first_below.{key}"] = str(int(below[0]) if below.size else steps)
+            grad = sgd["grad_norm"][i, k]
+            shrink = np.median(grad[:, 0]) / np.median(np.median(grad[:, -TRAINING_FINAL:], -1))
+            out[f"training.gradnorm_shrink.{key}"] = _fmt(shrink, ".0f")
+    out["training.tail_window"] = str(TRAINING_TAIL)
+    out["training.below_loss"] = _fmt(TRAINING_BELOW_LOSS, "g")
+    i = list(sgd["d_k"]).index(1024)
+    none, sqrt = (list(sgd["scaling"]).index(name) for name in ("none", "sqrt"))
+    start = np.median(sgd["grad_norm"][i, :, :, 0], axis=-1)
+    out["training.init_gradnorm_ratio.d1024"] = _fmt(start[none] / start[sqrt], ".0f")
+
+
+BEYOND_CAP = 50.0  # Gemma 2's attention-logit cap
+
+
+def _beyond_numbers(out: dict[str, str]) -> None:
+    """Soft-capping cap·tanh(z/cap) on the note's unscaled logits at d = 1024 (beyond page)."""
+    from attention_explained import make_dot_product_tensor, max_weight
+
+    dim, cap = 1024, BEYOND_CAP
+    capped = []
+    for seed in SEEDS:
+        z = make_dot_product_tensor(LENGTH, dim, seed=seed).numpy().astype(np.float64)
+        z = cap * np.tanh(z / cap)
+        weights = np.exp(z - z.max(axis=-1, keepdims=True))
+        weights /= weights.sum(axis=-1, keepdims=True)
+        capped.append(np.mean(max_weight(weights)))
+    out["beyond.cap"] = _fmt(cap, "g")
+    out["beyond.capped_max_weight.d1024"] = _fmt(float(np.mean(capped)), ".2f")
+
+
+NOTEBOOK_SWEEP_DIMS = (4, 64, 1024)  # docs/notebooks/sweep-and-keras.md, its first code cell
+NOTEBOOK_SWEEP_SEEDS = range(4)
+
+
+def _notebook_numbers(out: dict[str, str]) -> None:
+    """What the sweep-and-keras notebook prints, for the claims its prose makes about it.
+
+    The same calls as the notebook's code cells (the notebook computes them again itself):
+    the saturation sweep at d = 4, 64, 1024 with seeds 0–3, and the parameter counts of
+    ``keras.layers.MultiHeadAttention(num_heads=4, key_dim=8 or 32)`` on 32-wide inputs.
+    """
+    import keras
+
+    from attention_explained import saturation_sweep
+
+    table = saturation_sweep(list(NOTEBOOK_SWEEP_DIMS), seeds=NOTEBOOK_SWEEP_SEEDS)
+    metrics = ("logit_std", "entropy", "max_weight", "jacobian_fro", "grad_norm")
+    for i, (dim, scale) in enumerate(zip(table["dim"], table["scale"], strict=True)):
+        for metric in metrics:
+            out[f"nbsweep.{metric}.d{int(dim)}.{scale}"] = _fmt(table[f"{metric}_mean"][i], ".3f")
+    x = np.zeros((2, 5, 32), dtype="float32")
+    for key_dim in (8, 32):
+        layer = keras.layers.MultiHeadAttention(num_heads=4, key_dim=key_dim)
+        layer(x, x)
+        out[f"nbkeras.params.key_dim{key_dim}"] = str(layer.count_params())
+    out["nbkeras.num_heads"] = "4"
+
+
 def compute() -> dict[str, str]:
     """All named numbers, already formatted for the prose (Unicode minus, fixed decimals)."""
     return {name: str(text) for name, text in _measure().items()}
@@ -182,6 +272,9 @@ def _measure() -> dict[str, str]:
         _self_attention_numbers,
         _keras_numbers,
         _training_numbers,
+        _training_shape_numbers,
+        _beyond_numbers,
+        _notebook_numbers,
     ):
         part(out)
     return dict(sorted(out.items()))

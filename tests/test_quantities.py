@@ -86,3 +86,53 @@ def test_sweep_and_keras_numbers(numbers):
     assert _value(numbers, "sweep.logit_std.d1024.unit") == pytest.approx(1.0, rel=0.05)
     for name in ("keras.max_abs_diff.output", "keras.max_abs_diff.scores"):
         assert 0 <= _value(numbers, name) <= 1e-5
+
+
+# -- the shape of the training curves (training page) ---------------------------------------
+
+
+def test_training_curve_shape_numbers_match_a_plain_recomputation(numbers):
+    """tail_drop, first_below, gradnorm_shrink and the W-gradient ratio, recomputed with loops."""
+    import numpy as np
+
+    from attention_explained.figures import _data
+
+    sgd = _data.training()["sgd"]
+    tail, smooth_len = 100, 10
+    for i, dk in enumerate(sgd["d_k"]):
+        for k, scaling in enumerate(sgd["scaling"]):
+            key = f"d{dk}.{scaling}"
+            loss = sgd["loss"][i, k]
+            drops = [seed[-2 * tail : -tail].mean() - seed[-tail:].mean() for seed in loss]
+            assert _value(numbers, f"training.tail_drop.{key}") == pytest.approx(
+                float(np.median(drops)), abs=0.005
+            )
+            smoothed = np.array(
+                [
+                    [seed[max(0, s - smooth_len + 1) : s + 1].mean() for s in range(len(seed))]
+                    for seed in loss
+                ]
+            )
+            median = np.median(smoothed, axis=0)
+            first = next((s for s, x in enumerate(median) if x < 1.0), len(median))
+            assert numbers[f"training.first_below.{key}"] == str(first)
+            grad = sgd["grad_norm"][i, k]
+            end = np.median([np.median(seed[-30:]) for seed in grad])
+            shrink = np.median(grad[:, 0]) / end
+            assert _value(numbers, f"training.gradnorm_shrink.{key}") == pytest.approx(
+                shrink, abs=0.5
+            )
+    ratio = _value(numbers, "training.init_gradnorm_ratio.d1024")
+    printed = _value(numbers, "training.init_gradnorm.d1024.none") / _value(
+        numbers, "training.init_gradnorm.d1024.sqrt"
+    )
+    assert ratio == pytest.approx(printed, rel=0.05)  # the two printed norms are rounded
+
+
+def test_every_claim_holds_on_the_build_numbers_and_its_counterexample_breaks_it(numbers):
+    from attention_explained import claims
+
+    values = quantities.values()
+    for name, spec in claims.registered().items():
+        assert claims.evaluate(name, values).holds, claims.evaluate(name, values).explain()
+        assert not claims.evaluate(name, {**values, **spec.counterexample}).holds, name
