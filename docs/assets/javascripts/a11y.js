@@ -46,11 +46,21 @@
 
   function scrolls(node) {
     var overflow = window.getComputedStyle(node).overflowX;
-    return (overflow === "auto" || overflow === "scroll") &&
-      node.scrollWidth > node.clientWidth + 1;
+    // Strict, as axe-core counts it: a box one pixel too narrow still hides something.
+    return (overflow === "auto" || overflow === "scroll") && node.scrollWidth > node.clientWidth;
+  }
+
+  /** Width of the line box a piece of inline math sits in: its nearest block ancestor's. */
+  function lineWidth(node) {
+    var block = node.parentElement;
+    while (block && window.getComputedStyle(block).display.indexOf("inline") === 0) {
+      block = block.parentElement;
+    }
+    return block ? block.clientWidth : 0;
   }
 
   function release(node) {
+    node.classList.remove("ae-scrollbox");
     if (!node.hasAttribute(MARK)) return;
     node.removeAttribute(MARK);
     node.removeAttribute("tabindex");
@@ -74,9 +84,8 @@
       document.querySelectorAll(entry[0]).forEach(function (node) {
         if (entry[0].indexOf("span.arithmatex") >= 0) {
           // Inline math: a box of its own only when the formula is wider than its line.
-          var line = node.parentElement ? node.parentElement.clientWidth : 0;
-          var wide = node.hasAttribute(MARK) ? node.scrollWidth > node.clientWidth + 1
-            : node.getBoundingClientRect().width > line + 1;
+          var wide = node.classList.contains("ae-scrollbox") ? node.scrollWidth > node.clientWidth
+            : node.getBoundingClientRect().width > lineWidth(node);
           if (wide && !node.hasAttribute(MARK)) node.classList.add("ae-scrollbox");
           if (!wide) {
             release(node);
