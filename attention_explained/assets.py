@@ -47,6 +47,8 @@ DATA_FILES = (
     "equivalence.py",
     "explorer.py",
     "training.py",
+    "after_training.py",
+    "settings.py",
     "figures/_data.py",
 )
 VERSIONED = ("tensorflow-cpu", "tensorflow", "keras", "numpy", "matplotlib", "koreanize-matplotlib")

@@ -121,6 +121,130 @@ def _qknorm_lowest(v: Mapping[str, float]) -> bool:
     )
 
 
+# figures: the measured results that figure alt texts state (ALT_CLAIMS in figures/strings.py).
+# The build checks them wherever a page shows the figure.
+
+_DKS = (16, 128, 1024)
+
+
+def _flat(v: Mapping[str, float], metric: str, scale: str, within: float = 0.1) -> bool:
+    """The sweep value at d = 1024 is within ``within`` (relative) of its value at d = 10."""
+    low, high = v[f"sweep.{metric}.d10.{scale}"], v[f"sweep.{metric}.d1024.{scale}"]
+    return abs(high - low) <= within * abs(low)
+
+
+@claim(
+    "figures.heatmaps_peaked_unscaled_spread_scaled",
+    statement="unscaled at d=1024 the heatmap rows put almost all weight (> 0.95) on one key, "
+    "÷√d is less peaked, and ÷(3√d) spreads each row (entropy > 80% of log n)",
+    counterexample={"heatmap.max_weight.d1024.none": 0.6},
+)
+def _heatmaps(v: Mapping[str, float]) -> bool:
+    mw = {s: v[f"heatmap.max_weight.d1024.{s}"] for s in ("none", "sqrt", "unit")}
+    spread = v["heatmap.entropy.d1024.unit"] > 0.8 * v["theory.log_n"]
+    return mw["none"] > 0.95 and mw["none"] > mw["sqrt"] > mw["unit"] and spread
+
+
+@claim(
+    "figures.logit_std_near_theory",
+    statement="the measured std of the logits is within 3% of 3√d at d=10 and d=1024 "
+    "(and so within 3% of 3 after ÷√d)",
+    counterexample={"std.measured.d10": 12.0},
+)
+def _logit_std(v: Mapping[str, float]) -> bool:
+    return all(abs(v[f"std.measured.d{d}"] / v[f"std.theory.d{d}"] - 1) < 0.03 for d in (10, 1024))
+
+
+@claim(
+    "figures.logit_variance_on_theory",
+    statement="at every plotted d the measured logit variance is within 10% of 9d",
+    counterexample={"figures.variance_max_rel_dev": 0.4},
+)
+def _variance_on_theory(v: Mapping[str, float]) -> bool:
+    return v["figures.variance_max_rel_dev"] < 0.1
+
+
+@claim(
+    "figures.saturation_unscaled_saturates_scaled_flat",
+    statement="unscaled, row entropy falls towards 0 (< 0.1) and the max weight climbs towards 1 "
+    "(> 0.95) from d=10 to d=1024; with ÷√d and ÷(3√d) both change by under 10%",
+    counterexample={"sweep.entropy.d1024.sqrt": 0.5},
+)
+def _saturation(v: Mapping[str, float]) -> bool:
+    entropy = v["sweep.entropy.d10.none"] > v["sweep.entropy.d1024.none"]
+    weight = v["sweep.max_weight.d10.none"] < v["sweep.max_weight.d1024.none"]
+    ends = v["sweep.entropy.d1024.none"] < 0.1 and v["sweep.max_weight.d1024.none"] > 0.95
+    flat = all(_flat(v, m, s) for m in ("entropy", "max_weight") for s in ("sqrt", "unit"))
+    return entropy and weight and ends and flat
+
+
+@claim(
+    "figures.gradient_unscaled_collapses_scaled_flat",
+    statement="unscaled, ‖J‖_F and the logit gradient fall more than 5-fold from d=10 to "
+    "d=1024; with ÷√d and ÷(3√d) both change by under 10%",
+    counterexample={"sweep.grad_norm.d1024.none": 0.15},
+)
+def _gradient(v: Mapping[str, float]) -> bool:
+    metrics = ("jacobian_fro", "grad_norm")
+    collapse = all(v[f"sweep.{m}.d1024.none"] < v[f"sweep.{m}.d10.none"] / 5 for m in metrics)
+    return collapse and all(_flat(v, m, s) for m in metrics for s in ("sqrt", "unit"))
+
+
+@claim(
+    "figures.training_loss_order",
+    statement="every run's final loss is below its first; at every d_k QK-norm ends lowest, "
+    "÷√d_k next, no scaling highest; the unscaled final loss rises with d_k",
+    counterexample={"training.final_loss.d128.none": 0.2},
+)
+def _training_loss(v: Mapping[str, float]) -> bool:
+    final = {
+        (d, s): v[f"training.final_loss.d{d}.{s}"] for d in _DKS for s in ("none", "sqrt", "qknorm")
+    }
+    learn = all(final[d, s] < v[f"training.init_loss.d{d}.{s}"] for d, s in final)
+    order = all(final[d, "qknorm"] < final[d, "sqrt"] < final[d, "none"] for d in _DKS)
+    rises = final[16, "none"] < final[128, "none"] < final[1024, "none"]
+    return learn and order and rises
+
+
+@claim(
+    "figures.training_entropy_unscaled_low",
+    statement="÷√d_k and QK-norm start above 80% of log n; unscaled starts lower, lower for "
+    "larger d_k, and ends below 0.05 nats",
+    counterexample={"training.final_entropy.d16.none": 0.5},
+)
+def _training_entropy(v: Mapping[str, float]) -> bool:
+    top = 0.8 * v["training.log_n"]
+    start = {
+        (d, s): v[f"training.init_entropy.d{d}.{s}"]
+        for d in _DKS
+        for s in ("none", "sqrt", "qknorm")
+    }
+    high = all(start[d, s] > top for d in _DKS for s in ("sqrt", "qknorm"))
+    low = all(start[d, "none"] < min(start[d, "sqrt"], start[d, "qknorm"]) for d in _DKS)
+    falling = start[16, "none"] > start[128, "none"] > start[1024, "none"]
+    ends = all(v[f"training.final_entropy.d{d}.none"] < 0.05 for d in _DKS)
+    return high and low and falling and ends
+
+
+@claim(
+    "figures.training_gradient_unscaled_large_then_vanishes",
+    statement="unscaled attention starts with a larger W^Q/W^K gradient than ÷√d_k and QK-norm "
+    "at every d_k; at d_k=1024 over 10% of its last steps have a gradient under the quiet "
+    "threshold (orders of magnitude below its start), which no ÷√d_k or QK-norm step has",
+    counterexample={"training.quiet_steps.d1024.none": 0.0},
+)
+def _training_gradient(v: Mapping[str, float]) -> bool:
+    larger = all(
+        v[f"training.init_gradnorm.d{d}.none"]
+        > max(v[f"training.init_gradnorm.d{d}.{s}"] for s in ("sqrt", "qknorm"))
+        for d in _DKS
+    )
+    drops = v["training.init_gradnorm.d1024.none"] > 100 * v["training.quiet_below"]
+    quiet = v["training.quiet_steps.d1024.none"] > 10
+    others = all(v[f"training.quiet_steps.d{d}.{s}"] == 0 for d in _DKS for s in ("sqrt", "qknorm"))
+    return larger and drops and quiet and others
+
+
 def _training(v: Mapping[str, float], metric: str, dk: int, scaling: str, opt: str = "") -> float:
     return v[f"training.{opt + '.' if opt else ''}{metric}.d{dk}.{scaling}"]
 
@@ -515,3 +639,424 @@ def _nb_jacobian(v: Mapping[str, float]) -> bool:
 def _nb_params(v: Mapping[str, float]) -> bool:
     ratio = v["nbkeras.params.key_dim32"] / v["nbkeras.params.key_dim8"]
     return abs(ratio / v["nbkeras.num_heads"] - 1) < 0.1
+
+
+# after-training.md
+# The sweep's d_k values and learning rates, and the spread's d_k values, come from settings.
+
+from itertools import pairwise  # noqa: E402
+
+from attention_explained import settings as _s  # noqa: E402
+
+_LRS = [f"lr{lr:g}" for lr in _s.AFTER_LEARNING_RATES]
+_TOP, _LOW = _LRS[-1], _LRS[0]
+_DK_SMALL, _DK_LARGE = min(_s.AFTER_SWEEP_DKS), max(_s.AFTER_SWEEP_DKS)
+
+
+@claim(
+    "after.sqrt_logits_grow_with_lr",
+    statement="the largest ÷√d_k logit over training rises with every step up in learning rate, "
+    "by over 10× from the lowest to the highest rate, at every d_k of the sweep",
+    counterexample={f"after.max_logit.d{_DK_LARGE}.sqrt.{_TOP}": 1.0},
+)
+def _sqrt_logits_grow(v: Mapping[str, float]) -> bool:
+    for dk in _s.AFTER_SWEEP_DKS:
+        top = [v[f"after.max_logit.d{dk}.sqrt.{lr}"] for lr in _LRS]
+        if any(b <= a for a, b in pairwise(top)) or top[-1] < 10 * top[0]:
+            return False
+    return True
+
+
+@claim(
+    "after.sqrt_entropy_collapses_at_high_lr",
+    statement="at the highest learning rate the final ÷√d_k attention entropy is below "
+    "0.05 nats at every d_k of the sweep (log n ≈ 2.77 is the uniform maximum)",
+    counterexample={f"after.final_entropy.d{_DK_SMALL}.sqrt.{_TOP}": 0.5},
+)
+def _sqrt_entropy_collapses(v: Mapping[str, float]) -> bool:
+    return all(v[f"after.final_entropy.d{dk}.sqrt.{_TOP}"] < 0.05 for dk in _s.AFTER_SWEEP_DKS)
+
+
+@claim(
+    "after.sqrt_fails_at_high_lr",
+    statement="at the highest learning rate the ÷√d_k final loss is more than 5× its best "
+    "final loss, at every d_k of the sweep",
+    counterexample={f"after.final_loss.d{_DK_LARGE}.sqrt.{_TOP}": 0.3},
+)
+def _sqrt_fails_high(v: Mapping[str, float]) -> bool:
+    return all(
+        v[f"after.final_loss.d{dk}.sqrt.{_TOP}"] > 5 * v[f"after.best_loss.d{dk}.sqrt"]
+        for dk in _s.AFTER_SWEEP_DKS
+    )
+
+
+@claim(
+    "after.qknorm_logits_bounded",
+    statement="with QK-norm the largest logit at the highest learning rate stays under 1/10 "
+    "of the ÷√d_k one, and under 50, at every d_k of the sweep",
+    counterexample={f"after.max_logit.d{_DK_SMALL}.qknorm.{_TOP}": 500.0},
+)
+def _qknorm_bounded(v: Mapping[str, float]) -> bool:
+    return all(
+        v[f"after.max_logit.d{dk}.qknorm.{_TOP}"]
+        < min(50.0, v[f"after.max_logit.d{dk}.sqrt.{_TOP}"] / 10)
+        for dk in _s.AFTER_SWEEP_DKS
+    )
+
+
+@claim(
+    "after.qknorm_least_sensitive",
+    statement="QK-norm has the lowest LR sensitivity (Wortsman et al.'s measure) of the three "
+    "scalings at every d_k of the sweep",
+    counterexample={f"after.sensitivity.d{_DK_LARGE}.qknorm": 5.0},
+)
+def _qknorm_least_sensitive(v: Mapping[str, float]) -> bool:
+    return all(
+        v[f"after.sensitivity.d{dk}.qknorm"]
+        < min(v[f"after.sensitivity.d{dk}.{s}"] for s in ("none", "sqrt"))
+        for dk in _s.AFTER_SWEEP_DKS
+    )
+
+
+@claim(
+    "after.qknorm_best_at_high_lr",
+    statement="at the highest learning rate QK-norm's final loss is within 1.5× of its best",
+    counterexample={f"after.final_loss.d{_DK_SMALL}.qknorm.{_TOP}": 3.0},
+)
+def _qknorm_high_ok(v: Mapping[str, float]) -> bool:
+    return all(
+        v[f"after.final_loss.d{dk}.qknorm.{_TOP}"] < 1.5 * v[f"after.best_loss.d{dk}.qknorm"]
+        for dk in _s.AFTER_SWEEP_DKS
+    )
+
+
+@claim(
+    "after.sqrt_best_lr_lower_at_large_dk",
+    statement="÷√d_k's best learning rate is lower at the larger d_k of the sweep",
+    counterexample={f"after.best_lr.d{_DK_LARGE}.sqrt": 1.0},
+)
+def _sqrt_best_lr_shifts(v: Mapping[str, float]) -> bool:
+    return v[f"after.best_lr.d{_DK_LARGE}.sqrt"] < v[f"after.best_lr.d{_DK_SMALL}.sqrt"]
+
+
+@claim(
+    "after.spread_flat_at_init",
+    statement="at initialisation the ÷√d_k logit std has a log-log slope against d_k within "
+    "±0.1 of 0, and the ÷d_k one within ±0.1 of −0.5",
+    counterexample={"after.slope.sqrt.init": 0.3},
+)
+def _flat_at_init(v: Mapping[str, float]) -> bool:
+    return abs(v["after.slope.sqrt.init"]) < 0.1 and abs(v["after.slope.mup.init"] + 0.5) < 0.1
+
+
+@claim(
+    "after.sqrt_spread_grows_after_training",
+    statement="after training with ÷√d_k the logit std grows with d_k (slope > 0.1) but more "
+    "slowly than √d_k (slope < 0.4)",
+    counterexample={"after.slope.sqrt.final": 0.02},
+)
+def _sqrt_spread_grows(v: Mapping[str, float]) -> bool:
+    return 0.1 < v["after.slope.sqrt.final"] < 0.4
+
+
+@claim(
+    "after.mup_spread_flat_after_training",
+    statement="after training with ÷d_k the logit std is flat in d_k (|slope| < 0.1), while "
+    "the same q·k divided by √d_k grows like √d_k (slope within 0.4–0.6)",
+    counterexample={"after.slope.mup.final": 0.3},
+)
+def _mup_flat(v: Mapping[str, float]) -> bool:
+    return abs(v["after.slope.mup.final"]) < 0.1 and 0.4 < v["after.slope.mup_as_sqrt.final"] < 0.6
+
+
+_SPREAD = [f"d{dk}" for dk in _s.AFTER_SPREAD_DKS]
+
+
+@claim(
+    "after.training_aligns_q_and_k",
+    statement="matched query–key cosines start near 0 (|cos| < 0.1) and end above 0.5 for "
+    "both scalings at every d_k",
+    counterexample={f"after.cos_final.{_SPREAD[-1]}.sqrt": 0.2},
+)
+def _aligned(v: Mapping[str, float]) -> bool:
+    return all(
+        abs(v[f"after.cos_init.{d}.{s}"]) < 0.1 and v[f"after.cos_final.{d}.{s}"] > 0.5
+        for d in _SPREAD
+        for s in ("sqrt", "mup")
+    )
+
+
+@claim(
+    "after.sqrt_alignment_falls_with_dk",
+    statement="with ÷√d_k the final matched cosine falls as d_k grows; with ÷d_k it varies "
+    "by less than 0.05 across d_k",
+    counterexample={f"after.cos_final.{_SPREAD[-1]}.mup": 0.5},
+)
+def _alignment_trend(v: Mapping[str, float]) -> bool:
+    sqrt = [v[f"after.cos_final.{d}.sqrt"] for d in _SPREAD]
+    mup = [v[f"after.cos_final.{d}.mup"] for d in _SPREAD]
+    return all(b < a for a, b in pairwise(sqrt)) and max(mup) - min(mup) < 0.05
+
+
+# -- proseA: index.md, scaled-dot-product.md, saturation.md, gradients.md ----------------
+
+
+def _close(value: float, target: float, rel: float) -> bool:
+    return abs(value / target - 1) <= rel
+
+
+def _std_theory(v: Mapping[str, float], dim: int, scale: str) -> float:
+    """Theoretical std of the note's logits: 3√d raw, 3 after ÷√d, 1 after ÷(3√d)."""
+    return {"none": v[f"std.theory.d{dim}"], "sqrt": 3.0, "unit": 1.0}[scale]
+
+
+_WIDTHS = (10, 1024)
+_SCALES = ("none", "sqrt", "unit")
+
+# index.md (the worked example: one row of the seed-0 sample at d = 1024)
+
+_EXAMPLE_RANKS = (1, 2, 3, 15)
+
+
+@claim(
+    "index.example_top_weight",
+    statement="in the example row the top key takes > 0.99 of the weight unscaled and < 0.9 "
+    "after ÷√d",
+    counterexample={"example.weight.r1.sqrt": 0.995},
+)
+def _example_top_weight(v: Mapping[str, float]) -> bool:
+    return v["example.weight.r1.none"] > 0.99 and v["example.weight.r1.sqrt"] < 0.9
+
+
+@claim(
+    "index.example_slopes",
+    statement="in the example row every key shown has p(1 − p) < 1e-3 unscaled, while after "
+    "÷√d the two largest logits both have p(1 − p) > 0.05",
+    counterexample={"example.slope.r3.none": 0.2},
+)
+def _example_slopes(v: Mapping[str, float]) -> bool:
+    return all(v[f"example.slope.r{r}.none"] < 1e-3 for r in _EXAMPLE_RANKS) and all(
+        v[f"example.slope.r{r}.sqrt"] > 0.05 for r in (1, 2)
+    )
+
+
+@claim(
+    "index.example_jacobian_collapses",
+    statement="the example row's ‖J‖_F unscaled is less than a tenth of its ‖J‖_F after ÷√d",
+    counterexample={"example.jacobian_fro.none": 0.2},
+)
+def _example_jacobian(v: Mapping[str, float]) -> bool:
+    return 10 * v["example.jacobian_fro.none"] < v["example.jacobian_fro.sqrt"]
+
+
+@claim(
+    "index.unscaled_d1024_near_one_hot",
+    statement="unscaled at d = 1024 the row max weight, averaged over rows and seeds, is > 0.95",
+    counterexample={"sweep.max_weight.d1024.none": 0.6},
+)
+def _unscaled_one_hot(v: Mapping[str, float]) -> bool:
+    return v["sweep.max_weight.d1024.none"] > 0.95
+
+
+@claim(
+    "index.pattern_holds_over_seeds",
+    statement="over all seeds the seed-0 picture holds: unscaled d = 1024 max weight > 0.95, "
+    "÷√d max weight 0.4–0.8 at both widths, ÷(3√d) entropy above 80% of log n",
+    counterexample={"sweep.max_weight.d10.sqrt": 0.95},
+)
+def _pattern_over_seeds(v: Mapping[str, float]) -> bool:
+    return (
+        v["sweep.max_weight.d1024.none"] > 0.95
+        and all(0.4 < v[f"sweep.max_weight.d{d}.sqrt"] < 0.8 for d in _WIDTHS)
+        and all(v[f"sweep.entropy.d{d}.unit"] > 0.8 * v["theory.log_n"] for d in _WIDTHS)
+    )
+
+
+# scaled-dot-product.md
+
+
+@claim(
+    "scaled-dot-product.variance_follows_9d",
+    statement="the measured logit variance is within 5% of 9d unscaled and of 9 after ÷√d, "
+    "at d = 10 and d = 1024",
+    counterexample={"variance.measured_sqrt.d1024": 1.0},
+)
+def _variance_9d(v: Mapping[str, float]) -> bool:
+    return all(
+        _close(v[f"variance.measured.d{d}"], 9 * d, 0.05)
+        and _close(v[f"variance.measured_sqrt.d{d}"], 9, 0.05)
+        for d in _WIDTHS
+    )
+
+
+@claim(
+    "scaled-dot-product.temperature_panels",
+    statement="in the temperature figure the top key takes > 0.9 of the weight at τ = 1 and "
+    "most of it (> 0.5) at τ = √d_k/4, less than half at τ = √d_k and less still at τ = 3√d_k",
+    counterexample={"temperature.top_weight.sqrt": 0.8},
+)
+def _temperature_panels(v: Mapping[str, float]) -> bool:
+    top = {t: v[f"temperature.top_weight.{t}"] for t in ("1", "quarter", "sqrt", "unit")}
+    return top["1"] > 0.9 and top["quarter"] > 0.5 and top["unit"] < top["sqrt"] < 0.5
+
+
+@claim(
+    "scaled-dot-product.temperature_same_top_key",
+    statement="the temperature figure's highlighted top key is the same key in every panel",
+    counterexample={"temperature.top_key.unit": 99.0},
+)
+def _temperature_same_key(v: Mapping[str, float]) -> bool:
+    keys = {v[f"temperature.top_key.{t}"] for t in ("1", "quarter", "sqrt", "unit")}
+    return len(keys) == 1
+
+
+# saturation.md (the heatmap figure is also on index.md)
+
+
+@claim(
+    "saturation.heatmap_panels",
+    statement="in the seed-0 heatmaps the unscaled d = 1024 rows average a max weight > 0.95; "
+    "÷√d stays peaked (mean max weight 0.4–0.8) at both widths; ÷(3√d) is spread wider "
+    "(entropy above 80% of log n)",
+    counterexample={"heatmap.max_weight.d1024.sqrt": 0.97},
+)
+def _heatmap_panels(v: Mapping[str, float]) -> bool:
+    return (
+        v["heatmap.max_weight.d1024.none"] > 0.95
+        and all(0.4 < v[f"heatmap.max_weight.d{d}.sqrt"] < 0.8 for d in _WIDTHS)
+        and all(v[f"heatmap.entropy.d{d}.unit"] > 0.8 * v["theory.log_n"] for d in _WIDTHS)
+    )
+
+
+@claim(
+    "saturation.ranges_like_the_note",
+    statement="the seed-0 logit ranges show the note's pattern: hundreds either side of 0 for "
+    "raw d = 1024, tens for raw d = 10, about ten (5 to 20) for both ÷√d cases",
+    counterexample={"heatmap.max.d1024.none": 40.0},
+)
+def _ranges_like_note(v: Mapping[str, float]) -> bool:
+    def extreme(d: int, s: str) -> float:
+        return max(abs(v[f"heatmap.min.d{d}.{s}"]), abs(v[f"heatmap.max.d{d}.{s}"]))
+
+    def both_sides(d: int, s: str, low: float, high: float) -> bool:
+        return all(low <= abs(v[f"heatmap.{m}.d{d}.{s}"]) < high for m in ("min", "max"))
+
+    return (
+        both_sides(1024, "none", 100, 1000)
+        and both_sides(10, "none", 10, 100)
+        and all(5 <= extreme(d, "sqrt") <= 20 for d in _WIDTHS)
+    )
+
+
+@claim(
+    "saturation.range_three_to_four_std",
+    statement="in every seed-0 panel the largest |logit| lies 2.5 to 4.5 theoretical stds from 0",
+    counterexample={"heatmap.max.d10.none": 100.0},
+)
+def _range_in_std(v: Mapping[str, float]) -> bool:
+    for d in _WIDTHS:
+        for s in _SCALES:
+            extreme = max(abs(v[f"heatmap.min.d{d}.{s}"]), abs(v[f"heatmap.max.d{d}.{s}"]))
+            if not 2.5 <= extreme / _std_theory(v, d, s) <= 4.5:
+                return False
+    return True
+
+
+@claim(
+    "saturation.sqrt_same_at_both_widths",
+    statement="after ÷√d (and after ÷(3√d)) the d = 10 and d = 1024 rows of the 8-seed table "
+    "nearly match: entropy within 0.15 nats, max weight within 0.06",
+    counterexample={"sweep.entropy.d10.sqrt": 2.5},
+)
+def _sqrt_same(v: Mapping[str, float]) -> bool:
+    return all(
+        abs(v[f"sweep.entropy.d10.{s}"] - v[f"sweep.entropy.d1024.{s}"]) < 0.15
+        and abs(v[f"sweep.max_weight.d10.{s}"] - v[f"sweep.max_weight.d1024.{s}"]) < 0.06
+        for s in ("sqrt", "unit")
+    )
+
+
+@claim(
+    "saturation.unscaled_entropy_falls_with_width",
+    statement="unscaled, the entropy falls and the max weight rises from d = 10 to d = 1024",
+    counterexample={"sweep.entropy.d1024.none": 3.0},
+)
+def _unscaled_trend(v: Mapping[str, float]) -> bool:
+    return (
+        v["sweep.entropy.d1024.none"] < v["sweep.entropy.d10.none"]
+        and v["sweep.max_weight.d1024.none"] > v["sweep.max_weight.d10.none"]
+    )
+
+
+@claim(
+    "saturation.unscaled_d1024_one_key",
+    statement="unscaled at d = 1024 the mean row entropy is below 0.1 nats (one key per query)",
+    counterexample={"sweep.entropy.d1024.none": 1.0},
+)
+def _one_key(v: Mapping[str, float]) -> bool:
+    return v["sweep.entropy.d1024.none"] < 0.1
+
+
+@claim(
+    "saturation.sqrt_still_peaked",
+    statement="after ÷√d at d = 1024 the max weight is still above 0.4 (n = 30: uniform is "
+    "1/30) and the entropy below 60% of log n; ÷(3√d) spreads further",
+    counterexample={"sweep.max_weight.d1024.sqrt": 0.1},
+)
+def _sqrt_peaked(v: Mapping[str, float]) -> bool:
+    return (
+        v["sweep.max_weight.d1024.sqrt"] > 0.4
+        and v["sweep.entropy.d1024.sqrt"] < 0.6 * v["theory.log_n"]
+        and v["sweep.max_weight.d1024.unit"] < v["sweep.max_weight.d1024.sqrt"]
+        and v["sweep.entropy.d1024.unit"] > v["sweep.entropy.d1024.sqrt"]
+    )
+
+
+@claim(
+    "saturation.self_diagonal_dominates",
+    statement="with X·Xᵀ/√d at d = 1024 the diagonal sits 25 to 40 off-diagonal stds above "
+    "0, and each token gives itself a weight > 0.99",
+    counterexample={"self.diag_weight.d1024": 0.5},
+)
+def _self_diagonal(v: Mapping[str, float]) -> bool:
+    ratio = v["self.diag_scaled.d1024"] / v["self.offdiag_std_scaled.d1024"]
+    return 25 <= ratio <= 40 and v["self.diag_weight.d1024"] > 0.99
+
+
+# gradients.md
+
+
+@claim(
+    "gradients.unscaled_jacobian_tenfold_smaller",
+    statement="unscaled at d = 1024 the mean ‖J‖_F is less than a tenth of its value after ÷√d",
+    counterexample={"sweep.jacobian_fro.d1024.none": 0.1},
+)
+def _jacobian_tenfold(v: Mapping[str, float]) -> bool:
+    return 10 * v["sweep.jacobian_fro.d1024.none"] < v["sweep.jacobian_fro.d1024.sqrt"]
+
+
+@claim(
+    "gradients.sharper_sqrt_larger_jacobian",
+    statement="÷√d (sharper) has a larger mean ‖J‖_F than ÷(3√d) at d = 10 and d = 1024",
+    counterexample={"sweep.jacobian_fro.d10.unit": 0.4},
+)
+def _sharper_larger(v: Mapping[str, float]) -> bool:
+    return all(
+        v[f"sweep.jacobian_fro.d{d}.sqrt"] > v[f"sweep.jacobian_fro.d{d}.unit"] for d in _WIDTHS
+    )
+
+
+@claim(
+    "gradients.unscaled_collapses_scaled_flat",
+    statement="unscaled, ‖J‖_F and ‖∂L/∂z‖ fall more than fivefold from d = 10 to d = 1024; "
+    "after ÷√d or ÷(3√d) both stay within 25%",
+    counterexample={"sweep.grad_norm.d1024.sqrt": 0.001},
+)
+def _collapse_flat(v: Mapping[str, float]) -> bool:
+    for metric in ("jacobian_fro", "grad_norm"):
+        if not v[f"sweep.{metric}.d1024.none"] * 5 < v[f"sweep.{metric}.d10.none"]:
+            return False
+        for s in ("sqrt", "unit"):
+            if not _close(v[f"sweep.{metric}.d1024.{s}"], v[f"sweep.{metric}.d10.{s}"], 0.25):
+                return False
+    return True

@@ -202,6 +202,20 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
         except ClaimError as exc:
             raise PluginError(f"attention-explained: {exc}") from exc
 
+    def _check_alt_claims(self, figure_id: str, where: str) -> None:
+        from attention_explained.figures.strings import ALT_CLAIMS
+        from attention_explained.sitebuild.claims import ClaimError
+        from attention_explained.sitebuild.figure_claims import check_alt_claims
+
+        if not ALT_CLAIMS.get(figure_id):
+            return
+        if getattr(self, "_verdicts", None) is None:
+            self._check_claims("", where)  # waits for the numbers and loads the verdicts
+        try:
+            check_alt_claims(figure_id, self._verdicts, where)
+        except ClaimError as exc:
+            raise PluginError(f"attention-explained: {exc}") from exc
+
     def _figure_markdown(self, match: re.Match, lang: str, where: str) -> str:
         alt, figure_id = match.group(1), match.group(2)
         if figure_id not in FIGURE_IDS:
@@ -209,6 +223,8 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
                 f"attention-explained: unknown figure 'figures/{figure_id}.svg' in {where}; "
                 f"valid ids: {', '.join(FIGURE_IDS)}"
             )
+        if not alt:  # the package's alt text: check the measured results it states
+            self._check_alt_claims(figure_id, where)
         alt = alt or alt_text(figure_id, lang if lang in LANGS else "en")
         alt = alt.replace("[", "(").replace("]", ")")
         return (
@@ -288,6 +304,7 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
         if getattr(self, "_reported", False):
             return
         self._reported = True
+        self._write_search_data(config)
         self._wait_worker()
         for name, text in self._shared.items():
             target = Path(config.site_dir) / name
@@ -304,6 +321,50 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
             cached,
             executed,
             time.perf_counter() - self._clock,
+        )
+
+    # -- Open in Colab (sitebuild/colab.py): the button's URL, the install cell ---------------
+    def on_page_context(self, context, page, config: MkDocsConfig, nav):
+        if getattr(page, "nb_url", None) and config.repo_url:
+            from attention_explained.sitebuild.colab import colab_url
+
+            ipynb = posixpath.basename(page.file.abs_src_path)
+            page.meta["colab_url"] = colab_url(config.repo_url, page.url + ipynb)
+        return context
+
+    @event_priority(-50)  # after mkdocs-jupyter copied the executed .ipynb into the site
+    def on_post_page(self, output: str, page, config: MkDocsConfig):
+        if page.meta.get("colab_url"):
+            from attention_explained.sitebuild.colab import add_install_cell, build_commit
+
+            if not hasattr(self, "_commit"):
+                self._commit = build_commit(repo_dir=Path(config.config_file_path).parent)
+            target = Path(page.file.abs_dest_path).parent / Path(page.file.abs_src_path).name
+            add_install_cell(target, config.repo_url, self._commit)
+        return output
+
+    def _write_search_data(self, config: MkDocsConfig) -> None:
+        """search/<lang>.json for the search worker wrapper (sitebuild/search.py). The first
+        post-build is the default language's, so the search plugin holds its entries."""
+        search = config.plugins.get("material/search") or config.plugins.get("search")
+        if search is None:
+            return
+        from attention_explained.sitebuild.search import write_search_data
+        from attention_explained.sitebuild.terms import load_term_sheet
+
+        _, default = _languages(config)
+        prefixes = {lang: "" if lang == default else f"{lang}/" for lang in LANGS}
+        entries = getattr(search.search_index, "entries", [])
+        texts = [f"{e['title']}\n{e['text']}" for e in entries]
+        separator = search.config.separator or r"[\s\-]+"
+        write_search_data(
+            Path(config.site_dir),
+            self.cache.root / "search",
+            prefixes,
+            "ko",
+            texts,
+            load_term_sheet(),
+            separator,
         )
 
 

@@ -96,6 +96,74 @@ def _keras_numbers(out: dict[str, str]) -> None:
     out["keras.max_abs_diff.scores"] = _fmt(result["scores"], ".1e")
 
 
+EXAMPLE_DIM = 1024  # the note's large width
+EXAMPLE_ROW = 0  # query 0 of the heatmap sample (seed ``figures._data.HEATMAP_SEED``)
+EXAMPLE_RANKS = (1, 2, 3, 15)  # the three largest logits of the row and its median one
+
+
+def _small(value: float) -> Number:
+    """Weights and derivatives span 1 to 1e-90: fixed decimals above 1e-3, else 1.2e−9."""
+    return _fmt(value, ".3f" if abs(value) >= 1e-3 or value == 0 else ".1e")
+
+
+def _example_numbers(out: dict[str, str]) -> None:
+    """The home page's worked example: four logits of one row, raw and ÷√d.
+
+    The row is query 0 of the heatmap sample at d = 1024 (the same seed as the figures).
+    The softmax runs over the whole row of n keys; for the keys ranked 1st, 2nd, 3rd and
+    15th by logit it gives the logit, its weight and p(1 − p), the diagonal of the softmax
+    Jacobian (how much gradient the logit passes to itself). The row's spread and its
+    ‖J‖_F complete the picture.
+    """
+    from attention_explained import make_dot_product_tensor, softmax_jacobian
+    from attention_explained.figures._data import HEATMAP_SEED
+
+    raw = make_dot_product_tensor(LENGTH, EXAMPLE_DIM, seed=HEATMAP_SEED).numpy()[EXAMPLE_ROW]
+    raw = raw.astype(np.float64)
+    order = np.argsort(-raw)
+    out["example.dim"] = str(EXAMPLE_DIM)
+    out["example.row"] = str(EXAMPLE_ROW)
+    out["example.seed"] = str(HEATMAP_SEED)
+    for scale, logits in (("none", raw), ("sqrt", raw / math.sqrt(EXAMPLE_DIM))):
+        shifted = np.exp(logits - logits.max())
+        total = shifted.sum()
+        p = shifted / total
+        rest = (total - shifted) / total  # 1 − p without cancellation when p ≈ 1
+        out[f"example.std.{scale}"] = _fmt(logits.std(), ".1f")
+        out[f"example.jacobian_fro.{scale}"] = _small(
+            float(np.linalg.norm(softmax_jacobian(p[None, :]).numpy()[0]))
+        )
+        entropy = -np.sum(p * np.log(np.maximum(p, 1e-300)))
+        out[f"example.entropy.{scale}"] = _fmt(float(entropy), ".2f")
+        for rank in EXAMPLE_RANKS:
+            j = order[rank - 1]
+            key = f"r{rank}.{scale}"
+            out[f"example.logit.{key}"] = _fmt(logits[j], ".1f" if scale == "none" else ".2f")
+            out[f"example.weight.{key}"] = _small(p[j])
+            out[f"example.slope.{key}"] = _small(p[j] * rest[j])
+        gap = logits[order[0]] - logits[order[1]]
+        out[f"example.gap12.{scale}"] = _fmt(gap, ".1f" if scale == "none" else ".2f")
+
+
+# The temperature figure's row (figures/temperature.py: d_k = 64, 16 keys, seed 3, row 0).
+TEMPERATURE_DK, TEMPERATURE_KEYS, TEMPERATURE_SEED = 64, 16, 3
+
+
+def _temperature_numbers(out: dict[str, str]) -> None:
+    """Largest weight and its key in the temperature figure, at τ = 1, √d_k/4, √d_k, 3√d_k."""
+    from attention_explained import make_dot_product_tensor
+
+    logits = make_dot_product_tensor(TEMPERATURE_KEYS, TEMPERATURE_DK, seed=TEMPERATURE_SEED)
+    row = logits.numpy()[0].astype(np.float64)
+    root = math.sqrt(TEMPERATURE_DK)
+    for name, tau in (("1", 1.0), ("quarter", root / 4), ("sqrt", root), ("unit", 3 * root)):
+        z = row / tau
+        p = np.exp(z - z.max())
+        p /= p.sum()
+        out[f"temperature.top_weight.{name}"] = _fmt(p.max(), ".2f")
+        out[f"temperature.top_key.{name}"] = str(int(np.argmax(p)) + 1)
+
+
 TRAINING_FINAL = 30  # "final" = mean of the last 30 steps of each seed, then median over seeds
 TRAINING_QUIET = 100  # the last 100 steps: how many of them had a gradient norm below …
 TRAINING_QUIET_BELOW = 1e-3  # … this, i.e. one that has all but vanished
@@ -152,6 +220,25 @@ def _training_numbers(out: dict[str, str]) -> None:
                     name = names.get(metric, metric)
                     out[f"{prefix}.{when}_{name}.{key}"] = _fmt(100 * value, ".1f")
                 out[f"{prefix}.quiet_steps.{key}"] = _fmt(100 * quiet[i, k], ".0f")
+
+
+def _figure_numbers(out: dict[str, str]) -> None:
+    """Unquoted helpers for the figures' alt-text claims (``ALT_CLAIMS`` in figures/strings.py).
+
+    The logit-variance figure plots every sweep width; its alt text says the measured points
+    sit on the theory line, so the claim reads the worst relative deviation over all of them
+    (÷√d divides measurement and theory alike, so one number covers both series).
+    """
+    from attention_explained import logit_variance, make_dot_product_tensor
+    from attention_explained.figures import _data
+
+    worst = 0.0
+    for dim in _data.SWEEP_DIMS:
+        entries = np.concatenate(
+            [make_dot_product_tensor(LENGTH, dim, seed=s).numpy().ravel() for s in SEEDS]
+        )
+        worst = max(worst, abs(entries.var() / logit_variance(dim) - 1))
+    out["figures.variance_max_rel_dev"] = _fmt(worst, ".3f")
 
 
 TRAINING_TAIL = 100  # "still falling": mean loss of the last 100 steps against the 100 before
@@ -244,6 +331,35 @@ def _notebook_numbers(out: dict[str, str]) -> None:
     out["nbkeras.num_heads"] = "4"
 
 
+def _after_numbers(out: dict[str, str]) -> None:
+    """After training (docs/after-training.md): the AdamW learning-rate sweep and the spread."""
+    from attention_explained import after_training, settings
+    from attention_explained.figures import _data
+
+    for name, value in after_training.summary(_data.after_training()).items():
+        spec = _AFTER_SPECS.get(name.split(".")[1], "g")
+        out[name] = value if isinstance(value, str) else _fmt(value, spec)
+    out["after.final_window"] = str(settings.AFTER_FINAL)
+
+
+_AFTER_SPECS = {  # by the second part of the name
+    "final_loss": ".2f",
+    "best_loss": ".2f",
+    "sensitivity": ".2f",
+    "max_logit": ".0f",
+    "final_entropy": ".3f",
+    "std_init": ".2f",
+    "std_final": ".2f",
+    "max_init": ".1f",
+    "max_final": ".1f",
+    "cos_init": ".3f",
+    "cos_final": ".2f",
+    "slope": ".2f",
+    "init_loss": ".2f",
+    "log_n": ".2f",
+}
+
+
 def compute() -> dict[str, str]:
     """All named numbers, already formatted for the prose (Unicode minus, fixed decimals)."""
     return {name: str(text) for name, text in _measure().items()}
@@ -275,6 +391,10 @@ def _measure() -> dict[str, str]:
         _training_shape_numbers,
         _beyond_numbers,
         _notebook_numbers,
+        _figure_numbers,
+        _after_numbers,
+        _example_numbers,
+        _temperature_numbers,
     ):
         part(out)
     return dict(sorted(out.items()))

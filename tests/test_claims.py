@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from attention_explained import claims
-from attention_explained.sitebuild.claims import ClaimError, check_claims
+from attention_explained.figures.strings import ALT_CLAIMS
+from attention_explained.sitebuild.claims import CLAIM_MARKER, ClaimError, check_claims
 
 
 def test_verdict_records_the_numbers_a_check_read():
@@ -41,3 +45,71 @@ def test_unknown_marker_fails_and_true_marker_is_removed():
 def test_registering_without_counterexample_is_refused():
     with pytest.raises(ValueError, match="counterexample"):
         claims.claim("x.y", statement="s", counterexample={})(lambda v: True)
+
+
+# -- every registered claim, on the real numbers and the pages ------------------------------
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+NAMES = sorted(claims.registered())
+
+
+def _markers(page: Path) -> list[str]:
+    return CLAIM_MARKER.findall(page.read_text(encoding="utf-8"))
+
+
+def _pages(lang: str) -> list[Path]:
+    pages = sorted(DOCS.rglob("*.md"))
+    if lang == "en":
+        return [p for p in pages if p.name.endswith(".en.md")]
+    return [p for p in pages if not p.name.endswith(".en.md")]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_claim_holds_on_the_real_numbers(name, quantity_values):
+    verdict = claims.evaluate(name, quantity_values)
+    assert verdict.holds, verdict.explain()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_claim_fails_on_its_counterexample(name, quantity_values):
+    spec = claims.registered()[name]
+    unknown = set(spec.counterexample) - set(quantity_values)
+    assert not unknown, f"{name}: counterexample names unknown numbers {sorted(unknown)}"
+    verdict = claims.evaluate(name, {**quantity_values, **spec.counterexample})
+    assert not verdict.holds, f"{name} still holds on its counterexample: {verdict.explain()}"
+
+
+FIGURE = re.compile(r"!\[[^\]]*\]\(figures/([a-z0-9-]+)\.svg\)")
+
+
+def _figure_claims(page: Path) -> set[str]:
+    """Claims a page states through the alt text of the figures it shows (ALT_CLAIMS)."""
+    shown = FIGURE.findall(page.read_text(encoding="utf-8"))
+    return {name for figure in shown for name in ALT_CLAIMS.get(figure, ())}
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_every_claim_is_marked_on_a_page_in_each_language(lang):
+    marked = {name for page in _pages(lang) for name in _markers(page)}
+    marked |= {name for page in _pages(lang) for name in _figure_claims(page)}
+    missing = sorted(set(NAMES) - marked)
+    assert not missing, f"claims no {lang} page marks: {missing}"
+    unknown = sorted(marked - set(NAMES))
+    assert not unknown, f"{lang} pages mark unregistered claims: {unknown}"
+
+
+def test_each_page_carries_the_same_claims_in_both_languages():
+    problems = []
+    for en in _pages("en"):
+        ko = en.with_name(en.name.removesuffix(".en.md") + ".md")
+        if not ko.exists():
+            continue
+        ko_marks, en_marks = _markers(ko), _markers(en)
+        if sorted(ko_marks) != sorted(en_marks):
+            only_ko = sorted(set(ko_marks) - set(en_marks))
+            only_en = sorted(set(en_marks) - set(ko_marks))
+            problems.append(
+                f"{ko.relative_to(DOCS)}: {len(ko_marks)} markers, {en.relative_to(DOCS)}: "
+                f"{len(en_marks)}; only ko {only_ko}, only en {only_en}"
+            )
+    assert not problems, "\n".join(problems)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import math
 import re
 import subprocess
 import sys
 import warnings
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from attention_explained.figures import FIGURE_IDS, LANGS, THEMES, draw, render
@@ -151,3 +153,164 @@ def test_a_failing_figure_names_id_lang_and_theme(monkeypatch, tmp_path):
     )
     with pytest.raises(FigureError, match=r"softmax-curve.*lang=ko, theme=light.*boom"):
         render(["softmax-curve"], tmp_path)
+
+
+# -- the new figures' data -------------------------------------------------------------------
+
+
+def _std_tolerance(dim: int, n: int, seeds: int, sigmas: float = 4.0) -> float:
+    """``sigmas`` standard errors of the sample std of the note's n×n logits over ``seeds``.
+
+    Derived here, not read from the code under test. For z = a·b with independent
+    U[−3, 3] components (E a² = 3, E a⁴ = 81/5): Var(z²) = 162d² + 19.44d, and two entries
+    sharing a query or a key have Cov(z², z'²) = 9 d Var(a²) = 64.8d (each entry shares with
+    2(n − 1) others; disjoint ones are independent). So Var(mean z²) =
+    (162d² + 19.44d + 2(n − 1)·64.8d) / (seeds·n²), and SE(std) ≈ SE(var) / (2σ).
+    """
+    var = 9.0 * dim
+    var_of_mean_sq = (162 * dim**2 + 19.44 * dim + 2 * (n - 1) * 64.8 * dim) / (seeds * n * n)
+    return sigmas * math.sqrt(var_of_mean_sq) / (2 * math.sqrt(var))
+
+
+def test_logit_histograms_spread_matches_theory_within_sampling_error():
+    from attention_explained.figures import _data
+    from attention_explained.figures.logit_histograms import logits, theory_std
+
+    data = logits()
+    n, seeds = _data.LENGTH, len(_data.SWEEP_SEEDS)
+    for dim in (10, 1024):
+        raw = data[dim]["raw"]
+        assert raw.shape == (n * n * seeds,)
+        assert theory_std(data, dim, "raw") == pytest.approx(3 * math.sqrt(dim))
+        assert theory_std(data, dim, "sqrt") == pytest.approx(3.0)
+        tol = _std_tolerance(dim, n, seeds)
+        assert abs(raw.std() - 3 * math.sqrt(dim)) < tol, (dim, raw.std(), tol)
+        scaled = data[dim]["sqrt"]
+        assert abs(scaled.std() - 3.0) < tol / math.sqrt(dim)
+        assert abs(raw.mean()) < tol  # centred at 0, as the histograms show
+    # the point of the figure: the raw spread grows like √d, ÷√d takes it away
+    ratio = data[1024]["raw"].std() / data[10]["raw"].std()
+    assert ratio == pytest.approx(math.sqrt(1024 / 10), rel=0.05)
+    assert data[1024]["sqrt"].std() == pytest.approx(data[10]["sqrt"].std(), rel=0.05)
+
+
+def test_temperature_keeps_the_largest_weight_on_one_key():
+    from attention_explained.figures.temperature import one_row
+
+    weights = one_row()["weights"]
+    assert len({int(np.argmax(row)) for row in weights}) == 1
+
+
+# -- figure text -------------------------------------------------------------------------------
+
+_MATH = re.compile(r"\$[^$]*\$")
+
+
+def test_every_figure_has_alt_and_title_in_both_languages():
+    for figure_id in FIGURE_IDS:
+        for key in ("alt", "title"):
+            assert set(STRINGS[figure_id][key]) == set(LANGS), f"{figure_id}.{key}"
+
+
+def test_drawn_strings_have_no_literal_underscores_or_subscript_q():
+    """d_k, L_q, W^Q are drawn with mathtext; outside $…$ an underscore would show as is."""
+    for figure_id, entries in STRINGS.items():
+        for key, entry in entries.items():
+            if key == "alt":
+                continue
+            for lang, label in entry.items():
+                plain = _MATH.sub("", label)
+                assert "_" not in plain, f"{figure_id}.{key}.{lang}: {label!r}"
+                assert label.count("$") % 2 == 0, f"{figure_id}.{key}.{lang}: unbalanced $"
+
+
+def test_figure_strings_follow_the_conventions():
+    everything = [
+        (f"{i}.{k}.{lang}", s)
+        for i, entries in STRINGS.items()
+        for k, entry in entries.items()
+        for lang, s in entry.items()
+    ]
+    for where, s in everything:
+        assert "W_Q" not in s and "W_K" not in s and "W_V" not in s, f"{where}: W^Q, not W_Q"
+        assert "임베딩 차원 d " not in s and "임베딩 차원 d(" not in s, f"{where}: d is d_k"
+        assert "is 0" not in s and "0이 된다" not in s, f"{where}: the derivative approaches 0"
+    korean = [(w, s) for w, s in everything if w.endswith(".ko")]
+    for where, s in korean:
+        assert "QK-norm" not in s, f"{where}: QK 정규화 in Korean"
+        assert "균등 분포" not in s and "nats" not in s, where
+
+
+def test_mixed_hangul_and_math_lines_render_without_missing_glyphs():
+    import matplotlib.pyplot as plt
+
+    from attention_explained.figures.style import mixed_font
+
+    label = r"헤드 차원 $d_k = d_{\mathrm{model}}/h$"
+    assert mixed_font(label) and not mixed_font("헤드 차원\n$d_k$")
+    fig, ax = plt.subplots()
+    ax.set_xlabel(label, **mixed_font(label))
+    assert to_bytes(fig, "svg")
+    fig, ax = plt.subplots()
+    ax.set_xlabel(label)  # without it, mathtext has no Hangul
+    with pytest.raises(MissingGlyphError):
+        to_bytes(fig, "svg")
+
+
+# -- alt texts that state measured results are checked claims ----------------------------------
+
+
+def test_alt_claims_name_registered_claims_of_known_figures():
+    from attention_explained import claims
+    from attention_explained.figures.strings import ALT_CLAIMS
+
+    assert set(ALT_CLAIMS) <= set(FIGURE_IDS)
+    registered = claims.registered()
+    for figure_id, names in ALT_CLAIMS.items():
+        assert names, figure_id
+        for name in names:
+            assert name in registered, f"{figure_id}: {name}"
+
+
+def test_alt_claims_hold_on_the_real_numbers_and_fail_on_their_counterexamples(rendered):
+    """``rendered`` first: the training data is then already computed in this process."""
+    from attention_explained import claims
+    from attention_explained.figures.strings import ALT_CLAIMS
+    from attention_explained.quantities import values
+
+    real = values()
+    for figure_id, names in ALT_CLAIMS.items():
+        for name in names:
+            spec = claims.registered()[name]
+            assert claims.evaluate(name, real).holds, f"{figure_id}: {spec.statement}"
+            broken = {**real, **spec.counterexample}
+            assert not claims.evaluate(name, broken).holds, f"{name}: counterexample holds"
+
+
+def test_a_false_alt_claim_names_the_figure_and_the_page():
+    from attention_explained.sitebuild.claims import ClaimError
+    from attention_explained.sitebuild.figure_claims import check_alt_claims
+
+    verdicts = {"x.y": {"holds": False, "statement": "A beats B", "numbers": {"a": 1.0}}}
+    with pytest.raises(ClaimError, match=r"page\.md: .*figure 'fig'.*'x\.y' does not hold"):
+        check_alt_claims("fig", verdicts, "page.md", {"fig": ("x.y",)})
+    with pytest.raises(ClaimError, match="unknown claim 'z'"):
+        check_alt_claims("fig", verdicts, "page.md", {"fig": ("z",)})
+    check_alt_claims("other", verdicts, "page.md", {"fig": ("x.y",)})  # no claims: nothing
+
+
+def test_the_plugin_refuses_a_figure_whose_alt_claim_fails():
+    """The build's figure line, with the real ALT_CLAIMS and a verdict that does not hold."""
+    from mkdocs.exceptions import PluginError
+
+    from attention_explained.figures.strings import ALT_CLAIMS
+    from attention_explained.mkdocs_plugin import FIGURE_LINE, AttentionExplainedPlugin
+
+    plugin = AttentionExplainedPlugin()
+    (name,) = ALT_CLAIMS["logit-histograms"]
+    plugin._verdicts = {name: {"holds": False, "statement": "s", "numbers": {}}}
+    line = FIGURE_LINE.search("![](figures/logit-histograms.svg)")
+    with pytest.raises(PluginError, match=r"variance\.md.*logit-histograms"):
+        plugin._figure_markdown(line, "en", "variance.md")
+    plugin._verdicts = {name: {"holds": True, "statement": "s", "numbers": {}}}
+    assert "logit-histograms.dark.svg" in plugin._figure_markdown(line, "ko", "variance.md")

@@ -196,6 +196,7 @@ CORE_MODULES = (
     "attention",
     "stats",
     "training",
+    "after_training",
     "explorer",
     "_validate",
     "_tf",

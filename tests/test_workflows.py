@@ -45,7 +45,11 @@ USES_LINE = re.compile(
 USES_KEY = re.compile(r"^\s*(?:-\s+)?uses\s*:")
 
 # Write scopes a job may hold, by the action that needs them; every other scope stays read/none.
-WRITE_SCOPES_NEEDED_BY = {"actions/deploy-pages": {"pages", "id-token"}}
+WRITE_SCOPES_NEEDED_BY = {
+    "actions/deploy-pages": {"pages", "id-token"},
+    # pushes the executed notebooks to the `colab` branch (pages.yml, job colab)
+    "peaceiris/actions-gh-pages": {"contents"},
+}
 # Every `run:` is one of the README's entry points (`.ci/run` is `make test` plus apt-get).
 ALLOWED_RUNS = {"make lint", "make test", "make build", "bash .ci/run"}
 EXPECTED_RUNS = {"ci.yml": {"make lint", "bash .ci/run", "make build"}, "pages.yml": {"make build"}}

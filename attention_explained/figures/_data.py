@@ -83,3 +83,11 @@ def training_band(runs: dict[str, np.ndarray], metric: str, dk: int, scaling: st
     keep = np.unique(np.append(np.arange(0, curves.shape[-1], TRAINING_EVERY), count[-1] - 1))
     smooth = smooth[:, keep]
     return runs["step"][keep], np.median(smooth, axis=0), smooth.min(axis=0), smooth.max(axis=0)
+
+
+@lru_cache(maxsize=1)
+def after_training() -> dict[str, np.ndarray]:
+    """Both after-training experiments (LR sweep and spread), run once per process."""
+    from attention_explained.after_training import run
+
+    return run()

@@ -6,6 +6,7 @@ import numpy as np
 
 from attention_explained.figures import _data
 from attention_explained.figures.strings import text
+from attention_explained.figures.style import mixed_font
 
 
 def sweep_panel(ax, data, metric: str, lang: str, pal, *, log_y: bool = False) -> None:
@@ -29,7 +30,8 @@ def sweep_panel(ax, data, metric: str, lang: str, pal, *, log_y: bool = False) -
     ax.set_xticks(ticks, [str(d) for d in ticks])
     if log_y:
         ax.set_yscale("log")
-    ax.set_xlabel(text("common", "dim", lang))
+    label = text("common", "dim", lang)
+    ax.set_xlabel(label, **mixed_font(label))
     ax.grid(True, lw=0.5)
 
 
@@ -70,12 +72,14 @@ def training_panels(figure_id: str, runs, metric: str, lang: str, pal, *, log_y:
         ax.set_xticks(range(0, len(runs["step"]) + 1, 100))
         ax.grid(True, lw=0.5)
     axes[1].set_xlabel(text(figure_id, "step", lang))
-    axes[0].set_ylabel(text(figure_id, "ylabel", lang))
+    ylabel = text(figure_id, "ylabel", lang)
+    axes[0].set_ylabel(ylabel, **mixed_font(ylabel))
     handles, labels = axes[0].get_legend_handles_labels()
     band = text(figure_id, "band", lang, n=len(runs["seed"]))
     legend = fig.legend(
         handles, labels, loc="outside lower center", ncol=3, title=band, title_fontsize=9
     )
     legend.get_title().set_color(pal.muted)
-    fig.suptitle(text(figure_id, "title", lang), fontweight="bold")
+    title = text(figure_id, "title", lang)
+    fig.suptitle(title, fontweight="bold", **mixed_font(title))
     return fig, axes

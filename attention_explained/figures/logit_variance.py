@@ -8,7 +8,7 @@ import numpy as np
 from attention_explained.figures import _data
 from attention_explained.figures.registry import figure
 from attention_explained.figures.strings import text
-from attention_explained.figures.style import themed
+from attention_explained.figures.style import legend_font, mixed_font, themed
 
 ID = "logit-variance"
 
@@ -76,9 +76,10 @@ def draw(data, lang: str, theme: str):
         )
         ax.set_xscale("log", base=2)
         ax.set_xticks(dims[::2], [str(int(d)) for d in dims[::2]])
-        ax.set_xlabel(text(ID, "dim", lang))
-        ax.set_ylabel(text(ID, "ylabel", lang))
+        xlabel, ylabel = text(ID, "dim", lang), text(ID, "ylabel", lang)
+        ax.set_xlabel(xlabel, **mixed_font(xlabel))
+        ax.set_ylabel(ylabel, **mixed_font(ylabel))
         ax.grid(True, which="major", lw=0.5)
-        ax.legend(loc="upper left")
+        ax.legend(loc="upper left", prop=legend_font(ax.get_legend_handles_labels()[1]))
         ax.set_title(text(ID, "title", lang), loc="left", fontweight="bold")
     return fig

@@ -5,7 +5,7 @@ from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
 from attention_explained.figures.registry import figure
 from attention_explained.figures.strings import text
-from attention_explained.figures.style import themed
+from attention_explained.figures.style import mixed_font, themed
 
 ID = "multi-head-diagram"
 
@@ -41,6 +41,7 @@ def _stack(ax, x, y, w, h, label, pal, *, copies=3, face=None, bold=False):
         fontsize=9.5,
         zorder=10,
         fontweight="bold" if bold else "normal",
+        **mixed_font(label),
     )
 
 
@@ -64,19 +65,20 @@ def draw(sizes, lang: str, theme: str):
         ax.set_xlim(0, 12.4)
         ax.set_ylim(-0.9, 5.0)
         ax.axis("off")
-        rows = {"Q": 3.6, "K": 2.3, "V": 1.0}
-        for name, y in rows.items():
+        rows = {"Q": (3.6, "q"), "K": (2.3, "k"), "V": (1.0, "k")}  # keys and values share L_k
+        for name, (y, length) in rows.items():
             ax.text(
                 0.55,
                 y + 0.35,
-                f"{name}\nL × {dm}",
+                f"${name}$\n$L_{length} \\times {dm}$",
                 ha="center",
                 va="center",
                 color=pal.text,
                 fontsize=10,
                 fontweight="bold",
             )
-            _stack(ax, 1.5, y, 1.7, 0.7, text(ID, "linear", lang), pal)
+            weight = f"W_i^{name}"
+            _stack(ax, 1.5, y, 1.7, 0.7, text(ID, "linear", lang, w=weight), pal)
             _arrow(ax, (1.05, y + 0.35), (1.5, y + 0.35), pal)
             _arrow(ax, (3.4, y + 0.35), (4.2, 2.65), pal)
         _stack(
@@ -90,14 +92,16 @@ def draw(sizes, lang: str, theme: str):
             face=pal.series["sqrt"] + "33",
             bold=True,
         )
+        heads = text(ID, "heads", lang, h=h)
         ax.text(
             5.7,
             3.75,
-            text(ID, "heads", lang, h=h),
+            heads,
             ha="center",
             color=pal.accent,
             fontsize=10,
             fontweight="bold",
+            **mixed_font(heads),
         )
         _arrow(ax, (7.45, 2.65), (8.0, 2.65), pal)
         _stack(ax, 8.0, 2.25, 1.6, 0.8, text(ID, "concat", lang), pal, copies=1)
@@ -110,19 +114,23 @@ def draw(sizes, lang: str, theme: str):
             fontsize=9,
         )
         _arrow(ax, (9.6, 2.65), (10.1, 2.65), pal)
-        _stack(ax, 10.1, 2.25, 1.1, 0.8, text(ID, "linear", lang), pal, copies=1)
+        _stack(ax, 10.1, 2.25, 1.1, 0.8, text(ID, "linear", lang, w="W^O"), pal, copies=1)
         _arrow(ax, (11.2, 2.65), (11.6, 2.65), pal)
+        output = text(ID, "output", lang)
         ax.text(
             11.75,
             2.65,
-            text(ID, "output", lang),
+            output,
             rotation=90,
             ha="center",
             va="center",
             color=pal.text,
             fontsize=9.5,
+            **mixed_font(output),
         )
-        ax.text(0.1, -0.05, text(ID, "widths", lang, dm=dm, dk=dk), color=pal.text, fontsize=10)
-        ax.text(0.1, -0.6, text(ID, "not_layers", lang), color=pal.muted, fontsize=9.5)
+        widths = text(ID, "widths", lang, dm=dm, dk=dk)
+        ax.text(0.1, -0.05, widths, color=pal.text, fontsize=10, **mixed_font(widths))
+        note = text(ID, "not_layers", lang)
+        ax.text(0.1, -0.6, note, color=pal.muted, fontsize=9.5, **mixed_font(note))
         ax.set_title(text(ID, "title", lang), loc="left", fontweight="bold")
     return fig

@@ -14,15 +14,20 @@ THEMES = ("light", "dark")
 # attention_explained/figures/<id with "_" for "-">.py that decorates one function.
 FIGURE_IDS = (
     "saturation-heatmaps",
+    "logit-histograms",
     "logit-variance",
     "softmax-saturation",
     "softmax-gradient",
     "softmax-curve",
+    "attention-graph",
     "temperature",
     "multi-head-diagram",
     "training-loss",
     "training-entropy",
     "training-gradient",
+    "after-lr-sensitivity",
+    "after-max-logit",
+    "after-spread",
 )
 
 
@@ -32,6 +37,9 @@ EXTRA_SOURCES = {
     "training-loss": ("training.py",),
     "training-entropy": ("training.py",),
     "training-gradient": ("training.py",),
+    "after-lr-sensitivity": ("training.py", "after_training.py", "settings.py"),
+    "after-max-logit": ("training.py", "after_training.py", "settings.py"),
+    "after-spread": ("training.py", "after_training.py", "settings.py"),
 }
 
 

@@ -5,7 +5,7 @@ import matplotlib.pyplot as plt
 from attention_explained.figures import _data
 from attention_explained.figures.registry import figure
 from attention_explained.figures.strings import text
-from attention_explained.figures.style import themed
+from attention_explained.figures.style import mixed_font, themed
 
 ID = "saturation-heatmaps"
 
@@ -31,15 +31,17 @@ def draw(panels, lang: str, theme: str):
                 for spine in ax.spines.values():
                     spine.set_visible(False)
                 if r == 0:
-                    ax.set_title(text(ID, f"col_{scale}", lang), fontweight="bold")
+                    head = text(ID, f"col_{scale}", lang)
+                    ax.set_title(head, fontweight="bold", **mixed_font(head))
                 if c == 0:
-                    ax.set_ylabel(text(ID, "row", lang, d=dim) + "\n" + text(ID, "query", lang))
-                ax.set_xlabel(
-                    text(ID, "panel", lang, mw=panel["max_weight"], h=panel["entropy"]),
-                    color=pal.text,
-                )
+                    row = text(ID, "row", lang, d=dim) + "\n" + text(ID, "query", lang)
+                    ax.set_ylabel(row, **mixed_font(row))
+                stats = text(ID, "panel", lang, mw=panel["max_weight"], h=panel["entropy"])
+                key = text(ID, "key", lang) + "\n" + stats
+                ax.set_xlabel(key, color=pal.text, fontsize=9.5, **mixed_font(key))
         bar = fig.colorbar(image, ax=axes, shrink=0.8, pad=0.02)
-        bar.set_label(text(ID, "colorbar", lang))
+        label = text(ID, "colorbar", lang)
+        bar.set_label(label, **mixed_font(label))
         bar.outline.set_visible(False)
         fig.suptitle(text(ID, "title", lang, seed=_data.HEATMAP_SEED), color=pal.text)
     return fig

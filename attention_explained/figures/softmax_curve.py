@@ -5,7 +5,7 @@ import numpy as np
 
 from attention_explained.figures.registry import figure
 from attention_explained.figures.strings import text
-from attention_explained.figures.style import themed
+from attention_explained.figures.style import legend_font, mixed_font, themed
 
 ID = "softmax-curve"
 SATURATED = 0.01
@@ -43,17 +43,20 @@ def draw(data, lang: str, theme: str):
         )
         ax.plot(z, p, color=pal.series["sqrt"], lw=2, label=text(ID, "p", lang))
         ax.plot(z, slope, color=pal.series["none"], lw=2, label=text(ID, "dp", lang))
+        peak = text(ID, "peak", lang)
         ax.annotate(
-            text(ID, "peak", lang),
+            peak,
             xy=(0, 0.25),
             xytext=(2.2, 0.42),
             color=pal.text,
             arrowprops={"arrowstyle": "->", "color": pal.muted},
+            **mixed_font(peak),
         )
         ax.set_xlim(z[0], z[-1])
         ax.set_ylim(0, 1.05)
-        ax.set_xlabel(text(ID, "zlabel", lang))
+        zlabel = text(ID, "zlabel", lang)
+        ax.set_xlabel(zlabel, **mixed_font(zlabel))
         ax.grid(True, lw=0.5)
-        ax.legend(loc="upper left")
+        ax.legend(loc="upper left", prop=legend_font(ax.get_legend_handles_labels()[1]))
         ax.set_title(text(ID, "title", lang), loc="left", fontweight="bold")
     return fig

@@ -140,6 +140,29 @@ def themed(theme: str):
         yield pal
 
 
+_HANGUL = re.compile(r"[\uac00-\ud7a3]")
+
+
+def mixed_font(label: str) -> dict:
+    """Text keyword arguments for ``label``: a line mixing Hangul with ``$…$`` math needs them.
+
+    Mathtext draws a line's non-math text with one font and no fallback, so such a line gets
+    NanumGothic (Hangul and Latin) as that font; the math itself stays DejaVu. NanumGothic has
+    no U+2212, so write minus signs inside ``$…$`` on those lines. A missing glyph still
+    fails the build (see :func:`to_bytes`).
+    """
+    for line in label.split("\n"):
+        if "$" in line and _HANGUL.search(line):
+            return {"fontfamily": [HANGUL_FONT, "DejaVu Sans"]}
+    return {}
+
+
+def legend_font(labels) -> dict | None:
+    """``prop`` for a legend whose labels include a line mixing Hangul with ``$…$``."""
+    font = mixed_font("\n".join(labels))
+    return {"family": font["fontfamily"]} if font else None
+
+
 class MissingGlyphError(RuntimeError):
     """A label used a character that no registered font can draw."""
 

@@ -7,7 +7,7 @@ import numpy as np
 
 from attention_explained.figures.registry import figure
 from attention_explained.figures.strings import text
-from attention_explained.figures.style import themed
+from attention_explained.figures.style import mixed_font, themed
 
 ID = "temperature"
 D_K = 64  # the paper's per-head width
@@ -22,13 +22,16 @@ def one_row() -> dict:
 
     logits = make_dot_product_tensor(N_KEYS, D_K, seed=SEED)[0]
     root = math.sqrt(D_K)
-    temps = [
+    temps = [  # mathtext labels
         (1.0, "1"),
-        (root / 4, f"√d_k / 4 = {root / 4:g}"),
-        (root, f"√d_k = {root:g}"),
-        (3 * root, f"3√d_k = {3 * root:g}"),
+        (root / 4, rf"\sqrt{{d_k}}/4 = {root / 4:g}"),
+        (root, rf"\sqrt{{d_k}} = {root:g}"),
+        (3 * root, rf"3\sqrt{{d_k}} = {3 * root:g}"),
     ]
     rows = [tf.nn.softmax(logits / tau).numpy() for tau, _ in temps]
+    best = {int(np.argmax(row)) for row in rows}
+    if len(best) != 1:  # dividing by τ > 0 keeps the order; the figure's alt text says so
+        raise ValueError(f"the largest weight moved between temperatures: keys {sorted(best)}")
     return {
         "labels": [label for _, label in temps],
         "taus": [t for t, _ in temps],
@@ -49,24 +52,29 @@ def draw(data, lang: str, theme: str):
             colours = [pal.accent if j == best else pal.series["sqrt"] for j in range(len(row))]
             ax.bar(keys, row, color=colours, width=0.8)
             title = text(ID, "panel", lang, label=label)
-            if math.isclose(tau, math.sqrt(D_K)):
+            if tau == 1:
+                title += "\n(" + text(ID, "none", lang) + ")"
+            elif math.isclose(tau, math.sqrt(D_K)):
                 title += "\n(" + text(ID, "paper", lang) + ")"
             elif math.isclose(tau, 3 * math.sqrt(D_K)):
                 title += "\n(" + text(ID, "unit", lang) + ")"
             ax.set_title(title, fontsize=10.5)
             ax.set_xticks([1, best + 1, len(row)])
-            ax.set_xlabel(text(ID, "key", lang))
+            key = text(ID, "key", lang)
+            ax.set_xlabel(key, **mixed_font(key))
             ax.set_ylim(0, 1.15)
             ax.set_yticks([0, 0.25, 0.5, 0.75, 1.0])
-            ax.annotate(
-                text(ID, "argmax", lang),
-                xy=(best + 1, row[best]),
-                xytext=(0, 6),
-                textcoords="offset points",
-                ha="center",
-                fontsize=8.5,
-                color=pal.accent,
-            )
+            if tau != 1:  # the same key as in the τ = 1 panel
+                ax.annotate(
+                    text(ID, "argmax", lang),
+                    xy=(best + 1, row[best]),
+                    xytext=(0, 6),
+                    textcoords="offset points",
+                    ha="center",
+                    fontsize=8.5,
+                    color=pal.accent,
+                )
         axes[0].set_ylabel(text(ID, "weight", lang))
-        fig.suptitle(text(ID, "title", lang, d=D_K, n=weights.shape[1]), fontweight="bold")
+        title = text(ID, "title", lang, d=D_K, n=weights.shape[1])
+        fig.suptitle(title, fontweight="bold", **mixed_font(title))
     return fig

@@ -10,7 +10,7 @@ ID = "training-gradient"
 
 @figure(
     ID,
-    description="‖∂L/∂W_Q, ∂L/∂W_K‖ against step (log) for none / ÷√d_k / QK-norm, per d_k (SGD)",
+    description="‖∂L/∂W^Q‖, ‖∂L/∂W^K‖ against step (log) for none / ÷√d_k / QK-norm, per d_k (SGD)",
     data=_data.training,
 )
 def draw(data, lang: str, theme: str):

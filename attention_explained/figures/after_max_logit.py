@@ -1,0 +1,77 @@
+from __future__ import annotations
+
+import math
+
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.ticker import NullLocator
+
+from attention_explained import settings
+from attention_explained.figures import _data
+from attention_explained.figures.registry import figure
+from attention_explained.figures.strings import text
+from attention_explained.figures.style import themed
+
+ID = "after-max-logit"
+COLOUR = {"none": "none", "sqrt": "sqrt", "qknorm": "unit"}
+EVERY = 5  # plot every 5th step: the curves stay readable, the SVG under 120 KB
+
+
+@figure(
+    ID,
+    description="Largest logit and attention entropy against step at a low and a high "
+    "AdamW learning rate, for none / ÷√d_k / QK-norm at the sweep's largest d_k",
+    data=_data.after_training,
+)
+def draw(data, lang: str, theme: str):
+    i = int(np.argmax(data["sweep_d_k"]))
+    rates = list(data["learning_rate"])
+    chosen = [rates.index(settings.AFTER_LOW_LR), len(rates) - 1]
+    steps = data["step"][::EVERY]
+    n = int(data["n_items"])
+    with themed(theme) as pal:
+        fig, axes = plt.subplots(
+            2, 2, figsize=(9.6, 6.4), sharex=True, sharey="row", layout="constrained"
+        )
+        for col, j in enumerate(chosen):
+            for k, scaling in enumerate(data["sweep_scaling"]):
+                colour = pal.series[COLOUR[scaling]]
+                label = text(ID, scaling, lang)
+                for row, metric in enumerate(("max_logit", "entropy")):
+                    curves = data[metric][i, k, j][:, ::EVERY]  # [seed, step]
+                    ax = axes[row, col]
+                    ax.fill_between(
+                        steps, curves.min(0), curves.max(0), color=colour, alpha=0.18, lw=0
+                    )
+                    ax.plot(steps, np.median(curves, 0), color=colour, lw=1.6, label=label)
+            axes[0, col].set_title(text(ID, "panel", lang, lr=f"{rates[j]:g}"))
+            axes[1, col].axhline(math.log(n), color=pal.muted, ls=":", lw=1.2)
+            axes[1, col].set_xlabel(text(ID, "step", lang))
+        axes[0, 0].set_yscale("log")
+        axes[0, 0].yaxis.set_minor_locator(NullLocator())
+        axes[0, 0].set_ylabel(text(ID, "ylabel_logit", lang))
+        axes[1, 0].set_ylabel(text(ID, "ylabel_entropy", lang))
+        axes[1, 0].set_ylim(-0.05, math.log(n) + 0.2)
+        axes[1, 1].text(
+            steps[-1],
+            math.log(n) - 0.08,
+            text(ID, "uniform", lang, n=n),
+            color=pal.muted,
+            ha="right",
+            va="top",
+            fontsize=9,
+        )
+        for ax in axes.flat:
+            ax.grid(True, lw=0.5)
+        handles, labels = axes[0, 0].get_legend_handles_labels()
+        legend = fig.legend(
+            handles,
+            labels,
+            loc="outside lower center",
+            ncol=3,
+            title=text(ID, "band", lang, n=len(data["seed"])),
+            title_fontsize=9,
+        )
+        legend.get_title().set_color(pal.muted)
+        fig.suptitle(text(ID, "title", lang, d=int(data["sweep_d_k"][i])), fontweight="bold")
+    return fig

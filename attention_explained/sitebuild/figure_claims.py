@@ -1,0 +1,40 @@
+"""Check the measured results a figure's alt text states, wherever a page shows the figure.
+
+``ALT_CLAIMS`` in ``attention_explained/figures/strings.py`` lists, per figure, the claims of
+``attention_explained/claims.py`` its alt text states. The plugin calls
+:func:`check_alt_claims` when it turns ``![](figures/<id>.svg)`` into the figure, so a figure
+whose numbers no longer bear out its alt text stops the build, naming the figure and the page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from attention_explained.sitebuild.claims import ClaimError
+
+
+def check_alt_claims(
+    figure_id: str,
+    verdicts: Mapping[str, Mapping[str, Any]],
+    where: str,
+    alt_claims: Mapping[str, tuple[str, ...]] | None = None,
+) -> None:
+    """Raise :class:`ClaimError` if a claim of ``figure_id``'s alt text is unknown or false.
+
+    ``verdicts`` is what :func:`attention_explained.claims.evaluate_all` returned.
+    """
+    if alt_claims is None:
+        from attention_explained.figures.strings import ALT_CLAIMS as alt_claims
+    failures = []
+    for name in alt_claims.get(figure_id, ()):
+        verdict = verdicts.get(name)
+        if verdict is None:
+            failures.append(f"unknown claim {name!r}")
+        elif not verdict["holds"]:
+            read = ", ".join(f"{k} = {v:.6g}" for k, v in sorted(verdict["numbers"].items()))
+            failures.append(f"claim {name!r} does not hold: {verdict['statement']} ({read})")
+    if failures:
+        raise ClaimError(
+            f"{where}: the alt text of figure {figure_id!r} states: " + "; ".join(failures)
+        )

@@ -1,0 +1,71 @@
+"""The after-training grid's own timing line for `make bench` (docs/after-training.md).
+
+``python benchmarks/after_grid.py [--repeat N]`` runs ``after_training.run()`` with the
+site's settings in N fresh processes (TensorFlow import and tracing excluded from the
+"grid" time, included in "process") and prints the median, min and max of each.
+``bench.py`` imports :func:`after_grid_seconds` for its table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+TARGET = 15.0  # seconds on 2 CPU cores (issue 13); the aim is 6
+PROBE = (
+    "import time\n"
+    "from attention_explained._tf import tf\n"
+    "from attention_explained import after_training\n"
+    "t = time.perf_counter(); c = time.process_time(); after_training.run()\n"
+    "print('GRID', time.perf_counter() - t, time.process_time() - c)\n"
+)
+
+
+def after_grid_seconds(env: dict[str, str], cwd: Path, repeat: int) -> dict | None:
+    """Median/min/max wall seconds (and CPU seconds) of the grid, or None if it is absent."""
+    walls, cpus = [], []
+    for _ in range(repeat):
+        process = subprocess.run(
+            [sys.executable, "-c", PROBE], cwd=cwd, env=env, capture_output=True, text=True
+        )
+        if "No module named 'attention_explained.after_training'" in process.stderr:
+            return None
+        match = re.search(r"GRID ([\d.]+) ([\d.]+)", process.stdout)
+        if not match:
+            raise SystemExit(f"after-training grid failed:\n{process.stderr[-3000:]}")
+        walls.append(float(match.group(1)))
+        cpus.append(float(match.group(2)))
+    return {
+        "seconds": statistics.median(walls),
+        "min": min(walls),
+        "max": max(walls),
+        "cpu_seconds": statistics.median(cpus),
+        "runs": repeat,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args(argv)
+    env = dict(os.environ, PYTHONPATH=str(REPO), TF_CPP_MIN_LOG_LEVEL="2")
+    load = os.getloadavg()[0]
+    result = after_grid_seconds(env, REPO, args.repeat)
+    if result is None:
+        raise SystemExit("attention_explained.after_training is not importable")
+    print(
+        f"| after-training grid | {result['seconds']:.1f} | {result['min']:.1f}–"
+        f"{result['max']:.1f} | CPU {result['cpu_seconds']:.1f} s | ≤ {TARGET:.0f} s |"
+        f"  (load average {load:.1f} at start, {os.cpu_count()} cores)"
+    )
+    return 0 if result["seconds"] <= TARGET else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

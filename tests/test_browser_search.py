@@ -1,0 +1,194 @@
+"""Search in the reader's language, typed into the real search box in Chromium.
+
+- results come only from the page's language (Korean pages at /, English pages under /en/);
+- Korean words with particles and endings find the pages of their stem, typed as a Korean IME
+  delivers them (composed text: fill(), then a key press, since Material searches on keyup);
+- every "쓰지 않는 표기" variant of the term sheet finds a page, other than the glossary, that
+  uses the term it stands for (the variants themselves appear only on the glossary).
+
+The site, server and browser come from test_browser.py's fixtures. Screenshots of a Korean and
+an English search go to test-artifacts/screenshots/<lang>/search.png.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from site_build import DOCS
+from test_browser import (  # noqa: F401  (fixtures)
+    PlaywrightError,
+    browser,
+    localized,
+    open_session,
+    screenshot,
+    server,
+)
+
+from attention_explained.sitebuild.terms import load_term_sheet
+
+pytestmark = pytest.mark.browser
+
+BOX = "input.md-search__input"
+LINKS = "a.md-search-result__link"
+NONSENSE = "zqxjv"  # occurs nowhere: its result list is empty
+
+
+def korean_sources() -> dict[str, str]:
+    """Korean page folder -> Markdown source (front matter and all)."""
+    pages = {}
+    for md in sorted(DOCS.rglob("*.md")):
+        if re.search(r"\.[a-z]{2}\.md$", md.name):
+            continue
+        rel = md.relative_to(DOCS).with_suffix("").as_posix()
+        page = "" if rel == "index" else rel.removesuffix("/index") + "/"
+        pages[page] = md.read_text(encoding="utf-8")
+    return pages
+
+
+class SearchBox:
+    """One page whose search box takes query after query."""
+
+    def __init__(self, session, server, lang: str):  # noqa: F811
+        self.session, self.server, self.lang = session, server, lang
+        self.page = session.page
+        self.page.goto(server.url(localized("", lang)), wait_until="networkidle")
+        self.page.click(BOX)
+
+    def _type(self, query: str):
+        self.page.fill(BOX, query)
+        self.page.press(BOX, "End")  # composed text sends no key events; Material needs one
+
+    def search(self, query: str, expect: bool = True) -> list[str]:
+        """Site-relative pages of the results for `query`, best first; [] only if not expect."""
+        page = self.page
+        self._type(NONSENSE)
+        page.wait_for_function(f"() => !document.querySelector('{LINKS}')")
+        self._type(query)
+        try:
+            page.wait_for_selector(LINKS, timeout=10_000)
+        except PlaywrightError:
+            if not expect:
+                return []
+            meta = page.locator(".md-search-result__meta").inner_text()
+            pytest.fail(f"searching {query!r} on /{localized('', self.lang)}: no results ({meta})")
+        # Material renders ten pages at a time and more as the list scrolls: load them all.
+        count = -1
+        while count != (count := page.locator(LINKS).count()):
+            page.locator(LINKS).last.scroll_into_view_if_needed()
+            page.wait_for_timeout(300)
+        hrefs = page.eval_on_selector_all(LINKS, "links => links.map(a => a.href)")
+        pages = [self.server.page_of(href.split("#")[0].split("?")[0]) for href in hrefs]
+        return list(dict.fromkeys(pages))  # in order of rank, each page once
+
+
+@pytest.fixture
+def ko_box(open_session, server):  # noqa: F811
+    return SearchBox(open_session(), server, "ko")
+
+
+@pytest.fixture
+def en_box(open_session, server):  # noqa: F811
+    return SearchBox(open_session(), server, "en")
+
+
+# --------------------------------------------------------------------------- language
+
+LANGUAGE_QUERIES = {
+    # Each occurs in pages of both languages: without the filter both would be listed.
+    "en": ["jacobian", "softmax", "QK-norm", "entropy", "d_k"],
+    "ko": ["야코비안", "softmax", "소프트맥스", "QK", "entropy"],
+}
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_results_come_only_from_the_readers_language(lang, request):
+    box = request.getfixturevalue(f"{lang}_box")
+    other = "en" if lang == "ko" else "ko"
+    shown_other = 0
+    for query in LANGUAGE_QUERIES[lang]:
+        pages = box.search(query)
+        wrong = [p for p in pages if p.startswith("en/") != (lang == "en")]
+        assert not wrong, f"{query!r} on the {lang} site lists {other} pages: {wrong}"
+        shown_other += len(pages)
+    assert shown_other, "no results at all"
+    if lang == "ko":
+        box.search("야코비안을")
+        screenshot(box.page, lang, "search")
+    else:
+        box.search("jacobian")
+        screenshot(box.page, lang, "search")
+    box.session.assert_clean()
+
+
+def test_the_language_queries_occur_in_both_languages():
+    """The queries above only test the filter if the other language's pages contain them."""
+    for lang, queries in LANGUAGE_QUERIES.items():
+        for query in queries:
+            for suffix in (".md", ".en.md"):
+                hits = [
+                    p
+                    for p in DOCS.rglob(f"*{suffix}")
+                    if (suffix == ".en.md") == p.name.endswith(".en.md")
+                    and query.lower() in p.read_text(encoding="utf-8").lower()
+                ]
+                assert hits, f"{query!r} ({lang}) occurs in no *{suffix} page"
+
+
+# --------------------------------------------------------------------------- particles
+
+PARTICLE_QUERIES = [
+    # (query as a Korean IME delivers it, its stem)
+    ("야코비안을", "야코비안"),
+    ("기울기가", "기울기"),
+    ("포화된", "포화"),
+    ("스케일링하지", "스케일링"),
+    ("소프트맥스의", "소프트맥스"),
+    ("엔트로피는", "엔트로피"),
+    ("로짓이", "로짓"),
+]
+
+
+def stem_only_pages(query: str, stem: str) -> set[str]:
+    """Korean pages with the stem but without the query: Lunr's prefix search for the query
+    as typed cannot find them, only the reduction to the stem can."""
+    return {p for p, text in korean_sources().items() if stem in text and query not in text}
+
+
+@pytest.mark.parametrize(("query", "stem"), PARTICLE_QUERIES)
+def test_some_page_has_the_stem_but_not_the_query(query, stem):
+    assert stem_only_pages(query, stem), f"every page with {stem!r} has {query!r}: pick another"
+
+
+def test_korean_words_with_particles_and_endings_find_their_pages(ko_box):
+    missing = []
+    for query, stem in PARTICLE_QUERIES:
+        pages = ko_box.search(query)
+        if not set(pages) & stem_only_pages(query, stem):
+            missing.append(f"{query!r} -> {pages}: none of {sorted(stem_only_pages(query, stem))}")
+    assert not missing, "\n".join(missing)
+    ko_box.session.assert_clean()
+
+
+# --------------------------------------------------------------------------- synonyms
+
+TERMS = load_term_sheet()
+SYNONYMS = [(variant, term.term) for term in TERMS for variant in term.variants]
+
+
+def test_every_glossary_synonym_finds_the_pages_of_its_term(ko_box):
+    """The page of a term is the best result of searching for the term itself; the
+    variant must find it too (without the mapping most variants find only the glossary)."""
+    assert SYNONYMS, "the term sheet lists no variants"
+    missing = []
+    for variant, term in SYNONYMS:
+        found = ko_box.search(term, expect=False)
+        if not found:
+            missing.append(f"{term!r} (for {variant!r}) is on no page: the content lacks it")
+            continue
+        top = found[0]
+        pages = ko_box.search(variant)
+        if top not in pages:
+            missing.append(f"{variant!r} -> {term!r}: found {pages}, not {top!r}")
+    assert not missing, "\n".join(missing)
+    ko_box.session.assert_clean()

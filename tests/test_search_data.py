@@ -1,0 +1,142 @@
+"""The build-time search data (attention_explained/sitebuild/search.py), without a browser."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from attention_explained.sitebuild import search
+from attention_explained.sitebuild.terms import Term, load_term_sheet
+
+SITE_SEPARATOR = r'[\s\-,:!=\[\]()"/]+|(?!\b)(?=[A-Z][a-z])|\.(?!\d)|&[lg]t;'
+
+
+def fake(table: dict[str, list[tuple[str, str]]]):
+    """An analyser that knows the morphemes of a few words, laid out where they occur."""
+
+    def analyse(text: str):
+        out = []
+        for start, end in search.words(text):
+            pos = start
+            for form, tag in table.get(text[start:end], []):
+                length = min(len(form), end - pos)
+                out.append((form, tag, pos, length))
+                pos += length
+        return out
+
+    return analyse
+
+
+def test_words_follow_the_separator():
+    text = "소프트맥스(softmax) 어텐션"
+    spans = search.words(text, SITE_SEPARATOR)
+    assert [text[a:b] for a, b in spans] == ["소프트맥스", "softmax", "어텐션"]
+
+
+def test_plain_text_drops_tags_and_math():
+    assert search.plain_text(r"<p>값 \(\sqrt{d}\)을 &amp; 더</p>").split() == [
+        "값",
+        "을",
+        "&",
+        "더",
+    ]
+
+
+def test_lexicon_splits_stems_from_endings():
+    analyse = fake(
+        {
+            "야코비안은": [("야코비안", "NNG"), ("은", "JX")],
+            "포화된": [("포화", "NNG"), ("되", "XSV"), ("ᆫ", "ETM")],
+            "나눈다": [("나누", "VV"), ("ᆫ다", "EF")],
+        }
+    )
+    lex = search.lexicon(["야코비안은 포화된 나눈다"], analyse)
+    assert lex["stems"] == ["야코비안", "포화"]
+    assert lex["endings"] == ["된", "은"]
+    assert lex["forms"] == {"나눈다": "나누"}
+
+
+def test_a_stem_that_is_a_stem_plus_an_ending_is_dropped():
+    analyse = fake(
+        {
+            "소프트맥스는": [("소프트맥스", "NNG"), ("는", "JX")],
+            "소프트맥스의": [("소프트맥스의", "NNG")],  # read whole, as Kiwi does
+            "값의": [("값", "NNG"), ("의", "JKG")],
+        }
+    )
+    lex = search.lexicon(["소프트맥스는 소프트맥스의 값의"], analyse)
+    assert "소프트맥스의" not in lex["stems"]
+    assert "소프트맥스" in lex["stems"]
+
+
+def test_kiwi_finds_the_stems_of_the_issue_examples():
+    text = "야코비안은 기울기를 포화되면 스케일링한 값을 차이가 정규화된 계산하지 나눠서"
+    lex = search.lexicon([text], search.kiwi_analyser())
+    data = search.language_data("ko", {"ko": "", "en": "en/"}, lex)
+    # The queries differ from every word of the text: only the stem and ending rules match.
+    for query, stem in [
+        ("야코비안을", "야코비안"),
+        ("기울기가", "기울기"),
+        ("포화된", "포화"),
+        ("스케일링하지", "스케일링"),
+    ]:
+        assert search.normalise_query(data, query) == stem, query
+    assert search.normalise_query(data, "나눠서") == "나누"
+
+
+def test_unknown_and_english_words_pass_through():
+    data = {"stems": ["포화"], "endings": ["된"], "forms": {}}
+    assert search.normalise_query(data, "softmax 포화된 무엇") == "softmax 포화 무엇"
+    assert search.normalise_query(data, "+포화된") == "+포화된"  # Lunr syntax is left alone
+
+
+def test_every_variant_of_the_term_sheet_maps_to_its_term():
+    terms = load_term_sheet()
+    pairs = search.synonyms(terms)
+    expected = [(v, t.term) for t in terms for v in t.variants]
+    assert [tuple(p) for p in pairs] == expected and pairs
+    data = {"synonyms": pairs}
+    for variant, term in expected:
+        added = search.normalise_query(data, variant).removeprefix(variant)
+        assert term in added, (variant, term, added)
+
+
+def test_synonyms_match_with_particles_and_without_spaces():
+    data = {"synonyms": [["그래디언트", "기울기"], ["멀티헤드 어텐션", "멀티 헤드 어텐션"]]}
+    assert search.normalise_query(data, "그래디언트를") == "그래디언트를 기울기"
+    assert search.normalise_query(data, "멀티헤드어텐션") == "멀티헤드어텐션 멀티 헤드 어텐션"
+
+
+def test_synonym_words_become_stems():
+    terms = [Term("gradient", "기울기", "gradient", ("그래디언트", "QK-norm", "헤드당 폭"))]
+    assert search.synonym_stems(terms) == {"기울기", "그래디언트", "헤드당", "폭"}
+
+
+def test_language_data_keeps_each_language_to_its_prefix():
+    prefixes = {"ko": "", "en": "en/"}
+    assert search.language_data("en", prefixes) == {"lang": "en", "prefix": "en/", "others": [""]}
+    assert search.language_data("ko", prefixes)["others"] == ["en/"]
+    with pytest.raises(ValueError, match="lang: 'fr'"):
+        search.language_data("fr", prefixes)
+
+
+def test_write_search_data_writes_each_language_and_caches_kiwi(tmp_path, monkeypatch):
+    calls = []
+
+    def analyser():
+        calls.append(1)
+        return fake({"포화된": [("포화", "NNG"), ("되", "XSV"), ("ᆫ", "ETM")]})
+
+    monkeypatch.setattr(search, "kiwi_analyser", analyser)
+    monkeypatch.setattr(search, "kiwi_version", lambda: "test")
+    terms = [Term("gradient", "기울기", "gradient", ("그래디언트",))]
+    args = (tmp_path / "site", tmp_path / "cache", {"ko": "", "en": "en/"}, "ko", ["<p>포화된</p>"])
+    search.write_search_data(*args, terms)
+    search.write_search_data(*args, terms)
+    assert calls == [1], "the second build should reuse the cached lexicon"
+    ko = json.loads((tmp_path / "site/search/ko.json").read_text("utf-8"))
+    en = json.loads((tmp_path / "site/search/en.json").read_text("utf-8"))
+    assert ko["synonyms"] == [["그래디언트", "기울기"]]
+    assert {"포화", "기울기", "그래디언트"} <= set(ko["stems"]) and ko["endings"] == ["된"]
+    assert en == {"lang": "en", "prefix": "en/", "others": [""]}
