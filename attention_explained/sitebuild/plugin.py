@@ -251,7 +251,7 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
 
             for rel, path in mathjax_files():
                 add(f"assets/mathjax/{rel}", path, pending=False)
-        if build.math_font is not None:
+        if build.math_font is not None and not prefix:  # every language links the root copy
             font, css, _ = build.math_font
             add(f"assets/math/{font.name}", font, pending=False)
             add("assets/math/math.css", css, pending=False)
