@@ -16,6 +16,7 @@ from urllib.parse import urljoin, urlsplit
 import nbformat
 import pytest
 from browser_support import (
+    ALL_PAGES,
     HANGUL,
     RAW_INLINE_MATH,
     RAW_TEX,
@@ -23,17 +24,11 @@ from browser_support import (
     localized,
     scheme,
     screenshot,
+    wait_for_math,
 )
-from site_build import DOCS, LANGS, source_pages
+from site_build import DOCS, LANGS
 
 pytestmark = pytest.mark.browser
-
-
-def wait_for_math(page):
-    """Wait until the page's math can be drawn: it is MathML made at build time, so this
-    means the served math font has loaded (document.fonts settles)."""
-    page.wait_for_load_state("domcontentloaded")
-    page.evaluate("() => document.fonts.ready.then(() => true)")
 
 
 def load_all_images(page) -> list[dict]:
@@ -67,9 +62,6 @@ def screenshot_name(path: str, lang: str) -> str:
     """ "en/notebooks/heatmaps/" -> "notebooks-heatmaps"; a language's home -> "index"."""
     page = path.removeprefix("en/") if lang == "en" else path
     return page.strip("/").replace("/", "-") or "index"
-
-
-ALL_PAGES = [(lang, localized(page, lang)) for lang in LANGS for page in source_pages()]
 
 
 # --------------------------------------------------------------------------- tests

@@ -1,5 +1,3 @@
-# The fixtures imported from test_browser are parameters here, which pyflakes calls redefinitions.
-# ruff: noqa: F811
 """Accessibility in a real Chromium: axe-core on every page, both languages, both themes, and
 the Explorer driven by the keyboard alone.
 
@@ -13,55 +11,20 @@ Material's palette follows until the reader presses the toggle), and checked on 
 from __future__ import annotations
 
 import pytest
-from site_build import LANGS
-from test_browser import (  # noqa: F401 (browser, open_session and server are fixtures)
+from browser_support import (
     ALL_PAGES,
     HANGUL,
-    browser,
+    blocking_violations,
     localized,
-    open_session,
     scheme,
     screenshot,
-    server,
-    wait_for_mathjax,
+    wait_for_math,
 )
-
-try:
-    from axe_playwright_python.sync_playwright import Axe
-except ImportError:  # pragma: no cover - reported by `axe` below
-    Axe = None
+from site_build import LANGS
 
 pytestmark = pytest.mark.browser
 
 THEMES = {"light": "default", "dark": "slate"}
-BLOCKING = ("serious", "critical")
-
-
-@pytest.fixture(scope="module")
-def axe():
-    if Axe is None:
-        # A missing test dependency is an install error, in CI and locally alike.
-        pytest.fail(
-            "axe-playwright-python is not installed: `.venv/bin/pip install -c constraints.txt "
-            "-e '.[test]'`",
-            pytrace=False,
-        )
-    return Axe()
-
-
-def blocking_violations(axe, page) -> list[str]:
-    """Serious and critical axe violations, one line per rule: id, impact, targets."""
-    results = axe.run(page)
-    lines = []
-    for violation in results.response["violations"]:
-        if violation["impact"] not in BLOCKING:
-            continue
-        targets = [" ".join(map(str, node["target"])) for node in violation["nodes"]]
-        shown = ", ".join(targets[:6]) + (f" … (+{len(targets) - 6})" if len(targets) > 6 else "")
-        lines.append(
-            f"{violation['id']} [{violation['impact']}] on {len(targets)} element(s): {shown}"
-        )
-    return lines
 
 
 def open_page(server, open_session, path: str, theme: str):
@@ -69,7 +32,7 @@ def open_page(server, open_session, path: str, theme: str):
     page = session.page
     response = page.goto(server.url(path), wait_until="networkidle")
     assert response is not None and response.ok, f"{path}: HTTP {response and response.status}"
-    wait_for_mathjax(page)
+    wait_for_math(page)
     assert scheme(page) == THEMES[theme], f"{path}: not in the {theme} theme"
     if page.locator("#ae-explorer").count():
         page.wait_for_function("() => window.aeExplorer && aeExplorer.state.selfCheck")

@@ -1,5 +1,3 @@
-# The fixtures imported from test_browser are parameters here, which pyflakes calls redefinitions.
-# ruff: noqa: F811
 """The site on a phone: a 375 px wide touch screen (Chromium's mobile emulation).
 
 No page scrolls sideways; wide math and tables scroll inside their own box, which the
@@ -11,19 +9,17 @@ Served and guarded like tests/test_browser.py: requests leaving 127.0.0.1 are bl
 from __future__ import annotations
 
 import pytest
-from site_build import LANGS
-from test_browser import (  # noqa: F401 (browser and server are fixtures)
+from browser_support import (
     ALL_PAGES,
     TIMEOUT_MS,
     Session,
-    browser,
+    blocking_violations,
     is_local,
     localized,
     screenshot,
-    server,
-    wait_for_mathjax,
+    wait_for_math,
 )
-from test_browser_a11y import axe, blocking_violations  # noqa: F401 (axe is a fixture)
+from site_build import LANGS
 
 pytestmark = pytest.mark.browser
 
@@ -70,7 +66,7 @@ def open_phone_page(server, phone_session, path: str):
     page = session.page
     response = page.goto(server.url(path), wait_until="networkidle")
     assert response is not None and response.ok, f"{path}: HTTP {response and response.status}"
-    wait_for_mathjax(page)
+    wait_for_math(page)
     # a11y.js has marked the scroll boxes once MathJax has typeset.
     page.wait_for_function("() => document.documentElement.hasAttribute('data-ae-scrollboxes')")
     page.evaluate("() => document.fonts.ready")

@@ -6,7 +6,7 @@
 - every "쓰지 않는 표기" variant of the term sheet finds a page, other than the glossary, that
   uses the term it stands for (the variants themselves appear only on the glossary).
 
-The site, server and browser come from test_browser.py's fixtures. Screenshots of a Korean and
+The site, server and browser come from the fixtures in conftest.py. Screenshots of a Korean and
 an English search go to test-artifacts/screenshots/<lang>/search.png.
 """
 
