@@ -16,7 +16,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
-from site_build import REPO
+from site_build import LANGS, REPO, source_pages
 
 try:
     from playwright.sync_api import Error as PlaywrightError
@@ -160,3 +160,36 @@ def localized(page: str, lang: str) -> str:
 
 def scheme(page) -> str | None:
     return page.evaluate("() => document.body.getAttribute('data-md-color-scheme')")
+
+
+def wait_for_math(page):
+    """Wait until the page's math can be drawn: it is MathML made at build time, so this
+    means the served math font has loaded (document.fonts settles)."""
+    page.wait_for_load_state("domcontentloaded")
+    page.evaluate("() => document.fonts.ready.then(() => true)")
+
+
+def all_pages() -> list[tuple[str, str]]:
+    """(language, site-relative page folder) of every page, both languages."""
+    return [(lang, localized(page, lang)) for lang in LANGS for page in source_pages()]
+
+
+ALL_PAGES = all_pages()
+
+
+BLOCKING = ("serious", "critical")  # axe impacts that fail a test
+
+
+def blocking_violations(axe, page) -> list[str]:
+    """Serious and critical axe violations, one line per rule: id, impact, targets."""
+    results = axe.run(page)
+    lines = []
+    for violation in results.response["violations"]:
+        if violation["impact"] not in BLOCKING:
+            continue
+        targets = [" ".join(map(str, node["target"])) for node in violation["nodes"]]
+        shown = ", ".join(targets[:6]) + (f" … (+{len(targets) - 6})" if len(targets) > 6 else "")
+        lines.append(
+            f"{violation['id']} [{violation['impact']}] on {len(targets)} element(s): {shown}"
+        )
+    return lines

@@ -120,3 +120,21 @@ def quantity_values() -> dict[str, float]:
     from attention_explained import quantities
 
     return quantities.values()
+
+
+try:
+    from axe_playwright_python.sync_playwright import Axe
+except ImportError:  # pragma: no cover - reported by `axe` below
+    Axe = None
+
+
+@pytest.fixture(scope="module")
+def axe():
+    if Axe is None:
+        # A missing test dependency is an install error, in CI and locally alike.
+        pytest.fail(
+            "axe-playwright-python is not installed: `.venv/bin/pip install -c constraints.txt "
+            "-e '.[test]'`",
+            pytrace=False,
+        )
+    return Axe()

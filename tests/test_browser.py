@@ -1,6 +1,8 @@
 """The built site in a real Chromium: every page in both languages, the language switcher,
 the light/dark figures, search and the notebook downloads.
 
+Math is MathML made at build time (attention_explained/sitebuild/math.py): no page may show
+raw TeX, a backslash inside math, an untypeset formula or display math wider than its column.
 The site is served from its strict build under the same path prefix as `site_url`, and every
 request that leaves 127.0.0.1 is blocked and recorded: a page that needs the network fails.
 Screenshots go to test-artifacts/screenshots/<lang>/ (git-ignored).
@@ -14,6 +16,7 @@ from urllib.parse import urljoin, urlsplit
 import nbformat
 import pytest
 from browser_support import (
+    ALL_PAGES,
     HANGUL,
     RAW_INLINE_MATH,
     RAW_TEX,
@@ -21,16 +24,11 @@ from browser_support import (
     localized,
     scheme,
     screenshot,
+    wait_for_math,
 )
-from site_build import DOCS, LANGS, source_pages
+from site_build import DOCS, LANGS
 
 pytestmark = pytest.mark.browser
-
-
-def wait_for_mathjax(page):
-    """Wait until MathJax (loaded on every page) has typeset the page."""
-    page.wait_for_function("() => !!(window.MathJax && MathJax.startup && MathJax.startup.promise)")
-    page.evaluate("() => MathJax.startup.promise")
 
 
 def load_all_images(page) -> list[dict]:
@@ -66,9 +64,6 @@ def screenshot_name(path: str, lang: str) -> str:
     return page.strip("/").replace("/", "-") or "index"
 
 
-ALL_PAGES = [(lang, localized(page, lang)) for lang in LANGS for page in source_pages()]
-
-
 # --------------------------------------------------------------------------- tests
 
 
@@ -86,7 +81,7 @@ def test_page_renders_cleanly(built_site, server, open_session, lang, path):
     page = session.page
     response = page.goto(server.url(path), wait_until="networkidle")
     assert response is not None and response.ok, f"{path}: HTTP {response and response.status}"
-    wait_for_mathjax(page)
+    wait_for_math(page)
     images = load_all_images(page)
     screenshot(
         page, lang, screenshot_name(path, lang)
@@ -97,28 +92,34 @@ def test_page_renders_cleanly(built_site, server, open_session, lang, path):
         problems.append(f"<html lang> is not {lang!r}")
     untypeset = page.evaluate(
         """() => [...document.querySelectorAll('.arithmatex')]
-            .filter(e => !e.querySelector('mjx-container'))
+            .filter(e => !e.querySelector('math'))
             .map(e => e.textContent.trim().slice(0, 80))"""
     )
     if untypeset:
         problems.append(f"math left untypeset: {untypeset[:5]}")
     tex_errors = page.evaluate(
-        "() => [...document.querySelectorAll('mjx-merror')].map(e => e.textContent)"
+        "() => [...document.querySelectorAll('merror')].map(e => e.textContent)"
     )
     if tex_errors:
-        problems.append(f"MathJax TeX errors: {tex_errors[:5]}")
-    # A backslash drawn inside typeset math is a macro MathJax left as text (e.g. \_ in \texttt).
+        problems.append(f"TeX errors in the MathML: {tex_errors[:5]}")
+    # A backslash drawn inside math is a macro left as text (e.g. \_ in \texttt).
     stray = page.evaluate(
-        """() => [...document.querySelectorAll('mjx-container')]
-            .map(e => e.innerText).filter(t => t.includes(String.fromCharCode(92))).slice(0, 5)"""
+        """() => [...document.querySelectorAll('math')]
+            .map(e => e.textContent).filter(t => t.includes(String.fromCharCode(92))).slice(0, 5)"""
     )
     if stray:
         problems.append(f"backslashes drawn inside typeset math: {stray}")
+    # Math must be drawn with the served math font, not a fallback.
+    if page.evaluate("() => document.querySelector('math') !== null") and not page.evaluate(
+        """() => [...document.fonts]
+            .some(f => f.family.includes('Math') && f.status === 'loaded')"""
+    ):
+        problems.append("the math font did not load")
     # Display math wider than the text column is cut off for the reader.
     wide = page.evaluate(
-        """() => [...document.querySelectorAll('mjx-container[display="true"]')]
-            .filter(e => e.scrollWidth > e.parentElement.clientWidth + 2)
-            .map(e => e.parentElement.textContent.trim().slice(0, 60))"""
+        """() => [...document.querySelectorAll('div.arithmatex')]
+            .filter(e => e.scrollWidth > e.clientWidth + 2)
+            .map(e => e.textContent.trim().slice(0, 60))"""
     )
     if wide:
         problems.append(f"display math wider than the column: {wide}")
@@ -223,7 +224,7 @@ def test_home_in_dark_mode(server, open_session, lang):
     session = open_session("dark")
     page = session.page
     page.goto(server.url(localized("", lang)), wait_until="networkidle")
-    wait_for_mathjax(page)
+    wait_for_math(page)
     load_all_images(page)
     screenshot(page, lang, "index-dark")
     assert scheme(page) == "slate"
@@ -285,7 +286,7 @@ def test_notebook_page_shows_outputs_and_offers_the_notebook(server, open_sessio
     page = session.page
     path = localized("notebooks/heatmaps/", lang)
     page.goto(server.url(path), wait_until="networkidle")
-    wait_for_mathjax(page)
+    wait_for_math(page)
 
     outputs = page.locator(".jp-OutputArea-output")
     texts = [

@@ -188,7 +188,9 @@ def test_labels_are_in_the_page_language(server, open_session, lang):
             .map(e => e.id)"""
     )
     assert not unlabelled, unlabelled
-    assert page.get_attribute("#ae-explorer-stats", "aria-live") == "polite"
+    # The statistics are announced in one polite status line (debounced; test_browser_a11y).
+    assert page.get_attribute("#ae-explorer-announce", "aria-live") == "polite"
+    assert page.get_attribute("#ae-explorer-announce", "role") == "status"
     assert page.locator("#ae-explorer fieldset legend").count() == 2
     session.assert_clean()
 

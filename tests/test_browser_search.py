@@ -6,7 +6,7 @@
 - every "쓰지 않는 표기" variant of the term sheet finds a page, other than the glossary, that
   uses the term it stands for (the variants themselves appear only on the glossary).
 
-The site, server and browser come from test_browser.py's fixtures. Screenshots of a Korean and
+The site, server and browser come from the fixtures in conftest.py. Screenshots of a Korean and
 an English search go to test-artifacts/screenshots/<lang>/search.png.
 """
 
@@ -15,15 +15,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from browser_support import PlaywrightError, localized, screenshot
 from site_build import DOCS
-from test_browser import (  # noqa: F401  (fixtures)
-    PlaywrightError,
-    browser,
-    localized,
-    open_session,
-    screenshot,
-    server,
-)
 
 from attention_explained.sitebuild.terms import load_term_sheet
 
@@ -49,7 +42,7 @@ def korean_sources() -> dict[str, str]:
 class SearchBox:
     """One page whose search box takes query after query."""
 
-    def __init__(self, session, server, lang: str):  # noqa: F811
+    def __init__(self, session, server, lang: str):
         self.session, self.server, self.lang = session, server, lang
         self.page = session.page
         self.page.goto(server.url(localized("", lang)), wait_until="networkidle")
@@ -83,12 +76,12 @@ class SearchBox:
 
 
 @pytest.fixture
-def ko_box(open_session, server):  # noqa: F811
+def ko_box(open_session, server):
     return SearchBox(open_session(), server, "ko")
 
 
 @pytest.fixture
-def en_box(open_session, server):  # noqa: F811
+def en_box(open_session, server):
     return SearchBox(open_session(), server, "en")
 
 

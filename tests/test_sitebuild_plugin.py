@@ -216,6 +216,8 @@ def test_the_whole_output_is_what_the_site_should_have(site):
         if (root / "site" / p).is_file() and not p.removeprefix("en/").startswith(theme)
     ]
     expected = ["404.html", "index.html", "sitemap.xml", "sitemap.xml.gz"]
+    # The math font and its CSS once, at the root: every language's pages link that copy.
+    expected += ["assets/math/math.css", "assets/math/stix-two-math.woff2"]
     for prefix in ("", "en/"):
         expected += [f"{prefix}index.html", f"{prefix}assets/explorer/reference.json"]
         expected += [

@@ -248,3 +248,18 @@ def test_core_import_prints_no_tensorflow_banners(core_import):
     _, stderr = core_import
     assert "oneDNN" not in stderr
     assert "cpu_feature_guard" not in stderr
+
+
+def test_only_tensorflow_info_lines_are_filtered_from_its_import():
+    """The import filter drops absl INFO lines and nothing else: warnings and errors stay."""
+    from attention_explained._tf import _INFO_LINE
+
+    info = b"I0000 00:00:1796057134.518672     575 port.cc:153] oneDNN custom operations are on."
+    kept = (
+        b"E0000 00:00:1796057134.518672     575 cuda_dnn.cc:8579] Unable to register cuDNN",
+        b"W0000 00:00:1796057134.518672     575 cpu_feature_guard.cc:1] an instruction",
+        b"Traceback (most recent call last):",
+        b"UserWarning: something the reader must see",
+    )
+    assert _INFO_LINE.match(info)
+    assert not any(_INFO_LINE.match(line) for line in kept)

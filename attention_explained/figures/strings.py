@@ -391,7 +391,7 @@ ALT_CLAIMS: dict[str, tuple[str, ...]] = {
 # After training (attention_explained/after_training.py, docs/after-training.md).
 _AFTER_SHARED: dict[str, dict[str, str]] = {
     "none": {"ko": "스케일링 없음", "en": "no scaling"},
-    "sqrt": {"ko": "÷√d_k", "en": "÷√d_k"},
+    "sqrt": {"ko": "÷√dₖ", "en": "÷√dₖ"},
     "qknorm": {"ko": "QK 정규화 (g 학습)", "en": "QK-norm (learned g)"},
     "band": {
         "ko": "AdamW, 시드 {n}개의 중앙값, 띠: 최소–최대",
@@ -414,7 +414,7 @@ STRINGS.update(
                 "at high rates; at the larger d_k the good range of ÷√d_k moves to lower "
                 "rates. QK-norm is low and nearly flat at every learning rate.",
             },
-            "panel": {"ko": "d_k = {d}", "en": "d_k = {d}"},
+            "panel": {"ko": "dₖ = {d}", "en": "dₖ = {d}"},
             "lr": {"ko": "학습률 (로그 축)", "en": "learning rate (log scale)"},
             "ylabel": {
                 "ko": "최종 손실 (마지막 {n}스텝 평균)",
@@ -447,8 +447,8 @@ STRINGS.update(
             "ylabel_entropy": {"ko": "행 엔트로피 (내트)", "en": "row entropy (nats)"},
             "uniform": {"ko": "균등분포: log {n}", "en": "uniform: log {n}"},
             "title": {
-                "ko": "학습률별 가장 큰 로짓과 엔트로피 (d_k = {d})",
-                "en": "At a high learning rate logits grow and entropy collapses (d_k = {d})",
+                "ko": "학습률별 가장 큰 로짓과 엔트로피 (dₖ = {d})",
+                "en": "At a high learning rate logits grow and entropy collapses (dₖ = {d})",
             },
         },
         "after-spread": {
@@ -466,24 +466,24 @@ STRINGS.update(
                 "d_k before training and is flat after it. Right: the cosine between a query "
                 "and its target key, near 0 before training and above 0.5 after it for both.",
             },
-            "sqrt": {"ko": "÷√d_k", "en": "÷√d_k"},
-            "mup": {"ko": "÷d_k (μP)", "en": "÷d_k (μP)"},
+            "sqrt": {"ko": "÷√dₖ", "en": "÷√dₖ"},
+            "mup": {"ko": "÷dₖ (μP)", "en": "÷dₖ (μP)"},
             "init": {"ko": "학습 전: {a}", "en": "before training: {a}"},
             "final": {"ko": "학습 후: {a}", "en": "after training: {a}"},
-            "slope": {"ko": "지수 a (표준편차 ∝ d_k^a)", "en": "slope a (std ∝ d_k^a)"},
+            "slope": {"ko": "지수 a (표준편차 ∝ dₖᵃ)", "en": "slope a (std ∝ dₖᵃ)"},
             "cos_init": {"ko": "{s}, 학습 전", "en": "{s}, before"},
             "cos_final": {"ko": "{s}, 학습 후", "en": "{s}, after"},
             "panel_sqrt": {
-                "ko": "÷√d_k로 학습: 로짓 표준편차",
-                "en": "trained with ÷√d_k: logit std",
+                "ko": "÷√dₖ로 학습: 로짓 표준편차",
+                "en": "trained with ÷√dₖ: logit std",
             },
             "panel_mup": {
-                "ko": "÷d_k(μP)로 학습: 로짓 표준편차",
-                "en": "trained with ÷d_k (μP): logit std",
+                "ko": "÷dₖ(μP)로 학습: 로짓 표준편차",
+                "en": "trained with ÷dₖ (μP): logit std",
             },
             "panel_cos": {"ko": "쿼리–정답 키 코사인", "en": "cosine of query and target key"},
             "ylabel": {"ko": "로짓 표준편차 (로그 축)", "en": "logit std (log scale)"},
-            "dk": {"ko": "헤드 차원 d_k", "en": "head dimension d_k"},
+            "dk": {"ko": "헤드 차원 dₖ", "en": "head dimension dₖ"},
             "title": {
                 "ko": "로짓의 퍼짐: 학습 전과 후 (시드 {n}개의 중앙값)",
                 "en": "The logit spread before and after training (median of {n} seeds)",

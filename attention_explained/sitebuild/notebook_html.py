@@ -20,7 +20,7 @@ log = logging.getLogger("mkdocs.plugins.attention_explained")
 
 STYLE = re.compile(r"<style[^>]*>(.*?)</style>", re.S)
 SCRIPT = re.compile(r"<script(?P<attrs>[^>]*)>(?P<body>.*?)</script>", re.S)
-COMMENT = re.compile(r"<!-- (?:MathJax|End of)[^>]*-->")
+COMMENT = re.compile(r"<!-- (?:MathJax|End of|Load mathjax)[^>]*-->")
 HEADING = re.compile(r'<h([1-6]) id="([^"]*)"')
 SHARED_DIR = "assets/notebooks"
 

@@ -58,8 +58,13 @@ class PluginConfig(base.Config):
     figures = c.Type(bool, default=True)
     """Draw the figures (``figures/<id>.svg`` in a page) and serve them with the site."""
 
-    mathjax = c.Type(bool, default=True)
-    """Serve MathJax 3 from the site, under ``assets/mathjax/`` (no CDN)."""
+    mathjax = c.Type(bool, default=False)
+    """Serve MathJax 3 from the site, under ``assets/mathjax/`` (no CDN). Off: ``mathml``
+    typesets at build time instead."""
+
+    mathml = c.Type(bool, default=True)
+    """Typeset math at build time as MathML Core (``math.py``), drawn by the browser with a
+    math font served from the site and cut to the characters the pages use."""
 
     notebooks = c.ListOfItems(c.Type(str), default=["notebooks/*.md"])
     """Globs, relative to docs/, of jupytext notebooks to execute before mkdocs-jupyter
@@ -103,6 +108,8 @@ class _Build:
 
         self.shared = SharedAssets()
         self.commit: str | None = None  # the commit "Open in Colab" installs
+        self.math_font: tuple[Path, Path, set[int]] | None = None  # font, its CSS, code points
+        self.notebook_pages: list[str] = []  # their HTML: the shared CSS keeps what they use
 
 
 class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
@@ -195,6 +202,8 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
             )
             build.runner.on_stage = _log_stage
             build.runner.start()
+        if self.config.mathml:
+            build.math_font = _prepare_math_font(cache.root, docs_dir)
         return build
 
     def _worker(self, cache_dir: Path):
@@ -242,6 +251,10 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
 
             for rel, path in mathjax_files():
                 add(f"assets/mathjax/{rel}", path, pending=False)
+        if build.math_font is not None and not prefix:  # every language links the root copy
+            font, css, _ = build.math_font
+            add(f"assets/math/{font.name}", font, pending=False)
+            add("assets/math/math.css", css, pending=False)
         if build.runner is not None:
             for file in files.documentation_pages():
                 source = Path(file.abs_src_path or "")
@@ -328,13 +341,39 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
     # -- notebook pages: shared CSS/JS instead of 600 KB inline --------------------------------
     def on_page_content(self, html: str, page, config: MkDocsConfig, files: Files):
         if not (page.file.abs_src_path or "").endswith(".ipynb"):
-            return html
+            return self._typeset(html, page)
         from attention_explained.sitebuild import notebook_html
 
         html = notebook_html.align_heading_ids(
             html, notebook_html.toc_ids(page.toc), page.file.src_uri
         )
+        html = self._typeset(html, page)
+        self.build.notebook_pages.append(html)
         return notebook_html.link_shared(html, page.url, self.build.shared)
+
+    def _typeset(self, html: str, page) -> str:
+        """TeX → MathML at build time; a formula the font cannot draw stops the build."""
+        if self.build.math_font is None:
+            return html
+        from attention_explained.sitebuild import math
+
+        try:
+            html, count = math.typeset_html(html, page.file.src_uri)
+        except math.MathError as exc:
+            raise PluginError(f"attention-explained: {exc}") from exc
+        font, _, covered = self.build.math_font
+        missing = math.uncovered(math.math_characters(html), covered)
+        if missing:
+            raise PluginError(
+                f"attention-explained: {page.file.src_uri}: the math font lacks {missing}"
+            )
+        if count:  # fetch the font while the page is parsed, not after its first layout
+            # The copy at the site root, which math.css (extra_css) names in every language.
+            here = page.url if page.url.endswith("/") else posixpath.dirname(page.url)
+            href = posixpath.relpath(f"assets/math/{font.name}", here or ".")
+            preload = f'<link rel="preload" href="{href}" as="font" type="font/woff2" crossorigin>'
+            html = f"{preload}\n{html}"
+        return html
 
     def on_env(self, env, config: MkDocsConfig, files: Files):
         # Compiled theme templates survive between builds (jinja2 checks each template's
@@ -364,7 +403,11 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
             build.pending.pop().copy_now()
         if not _i18n_building(config):  # the last language is done
             self._write_search_data(config)
+            from attention_explained.sitebuild.css import prune_css
+
             for name, text in build.shared.files.items():  # every language's, at the root
+                if name.endswith(".css"):  # JupyterLab's whole stylesheet: keep what can match
+                    text = prune_css(text, build.notebook_pages)
                 target = build.site_dir / name
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_text(text, encoding="utf-8")
@@ -463,6 +506,20 @@ def _i18n_building(config: MkDocsConfig) -> bool:
     """True inside mkdocs-static-i18n's nested build of a non-default language."""
     i18n = config.plugins.get("i18n")
     return bool(i18n is not None and getattr(i18n, "building", False))
+
+
+def _prepare_math_font(cache_root: Path, docs_dir: Path) -> tuple[Path, Path, set[int]]:
+    """The math font cut to what the site's formulas draw, and its stylesheet (cached)."""
+    from attention_explained.sitebuild import math
+
+    source = math.font_source()
+    chars = math.characters_for(sorted(docs_dir.rglob("*.md")))
+    folder = cache_root / "math-font" / math.font_cache_key(source, chars)
+    font, css = folder / f"{math.FONT_NAME}.woff2", folder / "math.css"
+    if not font.is_file():
+        math.subset_math_font(source, font, chars)
+    css.write_text(math.font_css(f"{math.FONT_NAME}.woff2"), encoding="utf-8")
+    return font, css, {ord(c) for c in chars}
 
 
 def _separate_notebook_html_cache(config: MkDocsConfig, folder: Path) -> None:

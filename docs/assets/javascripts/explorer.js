@@ -17,6 +17,9 @@
   var SCALES = ["none", "sqrt", "unit"];
   var REFERENCE_URL = "../assets/explorer/reference.json";
   var CACHE_SIZE = 4;
+  // Screen readers hear the statistics once the controls have been still this long, not at
+  // every slider step (a held arrow key or a drag fires dozens of updates a second).
+  var ANNOUNCE_DELAY_MS = 700;
 
   var STRINGS = {
     ko: {
@@ -62,6 +65,12 @@
           " (최대 상대 오차 " + err + ")";
       },
       checkFailed: "패키지의 참값을 불러오지 못했습니다.",
+      lengthValue: function (n) { return "n = " + n; },
+      summary: function (d, n, scale, s) {
+        return "d = " + d + ", n = " + n + ", 스케일링 " + scale + ". 행 엔트로피 평균 " +
+          s.entropy + ", 행 최대 가중치 평균 " + s.max_weight + ", 야코비안 프로베니우스 노름 평균 " +
+          s.jacobian_fro + ", 로짓 표준편차 " + s.logit_std + ".";
+      },
     },
     en: {
       widget: "Attention saturation experiment",
@@ -106,6 +115,12 @@
           "/" + total + " (max relative error " + err + ")";
       },
       checkFailed: "Could not load the package's reference values.",
+      lengthValue: function (n) { return "n = " + n; },
+      summary: function (d, n, scale, s) {
+        return "d = " + d + ", n = " + n + ", scaling " + scale + ". Mean row entropy " +
+          s.entropy + ", mean row max weight " + s.max_weight + ", mean Jacobian Frobenius norm " +
+          s.jacobian_fro + ", logit std " + s.logit_std + ".";
+      },
     },
   };
 
@@ -475,6 +490,7 @@
       updates: 0,
       selfCheck: null,
       draws: 0,
+      announcements: 0, // how often the statistics were announced (tests)
     };
 
     // Controls.
@@ -519,8 +535,7 @@
       rangeError,
     ]);
 
-    var seedOut = el("output", { class: "ae-explorer__value", id: id("seed"),
-      "aria-live": "polite" });
+    var seedOut = el("output", { class: "ae-explorer__value", id: id("seed") });
     var seedButton = el("button", { type: "button", class: "md-button ae-explorer__button",
       id: id("new-sample"), text: t.newSample });
 
@@ -568,7 +583,7 @@
 
     // Statistics.
     var statRows = {};
-    var stats = el("dl", { class: "ae-explorer__stats", id: id("stats"), "aria-live": "polite" });
+    var stats = el("dl", { class: "ae-explorer__stats", id: id("stats") });
     [["entropy", t.entropy], ["max_weight", t.maxWeight], ["jacobian_fro", t.jacobian],
       ["logit_std", t.logitStd]].forEach(function (pair) {
       var value = el("span", { class: "ae-explorer__number", "data-stat": pair[0] });
@@ -579,6 +594,11 @@
       ]));
     });
 
+    // The statistics for screen readers, in one sentence, after the controls come to rest.
+    var announcer = el("p", { class: "ae-explorer__announce", id: id("announce"),
+      role: "status", "aria-live": "polite", "aria-atomic": "true" });
+    var announceTimer = null;
+
     var timing = el("p", { class: "ae-explorer__meta", id: id("timing") });
     var check = el("p", { class: "ae-explorer__meta", id: id("self-check"),
       text: t.checkPending });
@@ -588,6 +608,7 @@
     root.setAttribute("aria-label", t.widget);
     root.appendChild(controls);
     root.appendChild(el("div", { class: "ae-explorer__result" }, [figure, stats]));
+    root.appendChild(announcer);
     root.appendChild(el("div", { class: "ae-explorer__footer" }, [timing, check]));
 
     var context = canvas.getContext("2d");
@@ -614,6 +635,7 @@
       dimOut.textContent = String(state.dim);
       dimInput.setAttribute("aria-valuetext", "d = " + state.dim);
       lengthOut.textContent = String(state.length);
+      lengthInput.setAttribute("aria-valuetext", t.lengthValue(state.length));
       seedOut.textContent = String(state.seed);
       var m = uniformMoments(state.minval, state.maxval);
       var divisor = 1 / scaleFactor(state.scale, state.dim, state.minval, state.maxval);
@@ -650,6 +672,21 @@
       state.draws = draws.count;
       state.lastUpdateMs = performance.now() - start;
       timing.textContent = t.timing(state.lastUpdateMs.toFixed(1), n, state.dim);
+      if (state.updates > 1) scheduleAnnouncement(); // not the first draw, only changes
+    }
+
+    function scheduleAnnouncement() {
+      if (announceTimer !== null) window.clearTimeout(announceTimer);
+      announceTimer = window.setTimeout(function () {
+        announceTimer = null;
+        var st = state.stats;
+        var scale = { none: t.scaleNone, sqrt: t.scaleSqrt, unit: t.scaleUnit }[state.scale];
+        announcer.textContent = t.summary(state.dim, state.length, scale, {
+          entropy: format(st.entropy), max_weight: format(st.max_weight),
+          jacobian_fro: format(st.jacobian_fro), logit_std: format(st.logit_std),
+        });
+        state.announcements += 1;
+      }, ANNOUNCE_DELAY_MS);
     }
 
     function readRange() {

@@ -1,0 +1,326 @@
+"""The PDF edition of one language, printed by Chromium from the built site.
+
+``python -m attention_explained.sitebuild.pdf --site site --lang ko --out site/pdf/…pdf``
+
+The built site is served on 127.0.0.1 under its path prefix; Chromium (Playwright, the
+system browser, never a downloaded one) reads the navigation of the language's home page
+for the order of the pages, takes each page's article, and lays them out in the home page's
+document (so the theme's, the math's and the notebooks' stylesheets all apply) after a
+cover and a table of contents. Figures are the light-theme variants only; math is the
+build-time MathML with the site's math font; text is set in Noto Sans CJK KR (Debian's
+fonts-noto-cjk, installed in CI) so Korean glyphs are embedded. Nothing leaves 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import functools
+import os
+import re
+import shutil
+import sys
+import threading
+from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import urlsplit
+
+LANGS = ("ko", "en")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+]
+PDF_NAME = {"ko": "attention-explained-ko.pdf", "en": "attention-explained-en.pdf"}
+TEXT = {
+    "ko": {
+        "subtitle": "트랜스포머 어텐션이 q·k를 √d_k로 나누는 이유: 수식, 그림, 실험",
+        "toc": "차례",
+        "edition": "PDF판 · 사이트에서 만듦",
+    },
+    "en": {
+        "subtitle": "Why Transformer attention divides q·k by √d_k: math, figures, experiments",
+        "toc": "Contents",
+        "edition": "PDF edition · made from the site",
+    },
+}
+PRINT_CSS = """
+@page { size: A4; margin: 18mm 16mm 20mm 16mm; }
+html, body, .md-typeset {
+  font-family: "Noto Sans CJK KR", "Noto Sans KR", "Noto Sans", sans-serif !important;
+}
+.md-typeset code, .md-typeset pre, .md-typeset kbd {
+  font-family: "Noto Sans Mono CJK KR", "DejaVu Sans Mono", monospace !important;
+}
+body { background: #fff !important; }
+.ae-pdf { padding: 0; }
+.ae-pdf-cover {
+  height: 240mm; display: flex; flex-direction: column; justify-content: center;
+  break-after: page; text-align: center;
+}
+.ae-pdf-cover h1 { font-size: 2.2em; margin: 0 0 0.6em; color: #1a237e; font-weight: 700; }
+.ae-pdf-cover p { font-size: 1.1em; color: #333; }
+.ae-pdf-toc { break-after: page; }
+.ae-pdf-toc ol { font-size: 1.05em; line-height: 2; }
+.ae-pdf-toc a { color: inherit; text-decoration: none; }
+.ae-pdf-chapter { break-before: page; }
+.ae-pdf-chapter .headerlink, .ae-pdf-chapter .md-content__button,
+.ae-pdf-chapter .md-clipboard, .ae-pdf-chapter .ae-explorer { display: none !important; }
+.ae-pdf img { max-width: 100%; break-inside: avoid; }
+.ae-pdf h1, .ae-pdf h2, .ae-pdf h3, .ae-pdf h4 { break-after: avoid-page; }
+.ae-pdf div.arithmatex { overflow: visible !important; break-inside: avoid; }
+.ae-pdf .highlight, .ae-pdf pre, .ae-pdf .jp-Cell { break-inside: avoid-page; }
+.ae-pdf pre, .ae-pdf pre code { white-space: pre-wrap !important; word-break: break-all; }
+"""
+
+# Runs in the home page: collects the pages of the primary navigation in order.
+NAV_LINKS = """() => {
+  const seen = new Set(), out = [];
+  for (const a of document.querySelectorAll('nav.md-nav--primary a.md-nav__link[href]')) {
+    const url = new URL(a.getAttribute('href'), location.href);
+    url.hash = '';
+    if (url.origin !== location.origin || seen.has(url.href)) continue;
+    seen.add(url.href);
+    out.push(url.href);
+  }
+  return out;
+}"""
+
+# Runs in each page: its article with absolute URLs, light figures only, and its stylesheets.
+ARTICLE = """() => {
+  const article = document.querySelector('article.md-content__inner');
+  const copy = article.cloneNode(true);
+  copy.querySelectorAll('img').forEach(img => {
+    const src = img.getAttribute('src') || '';
+    if (src.includes('#only-dark') || /\\.dark\\.svg/.test(src)) { img.remove(); return; }
+    img.setAttribute('src', new URL(src, location.href).href);
+    img.removeAttribute('loading');
+  });
+  copy.querySelectorAll('a[href]').forEach(a => a.setAttribute('href', a.href));
+  copy.querySelectorAll('script').forEach(s => s.remove());
+  // Collapsed blocks (??? note) are printed open: paper cannot be clicked.
+  copy.querySelectorAll('details').forEach(d => d.setAttribute('open', ''));
+  // A display equation is tagged in the PDF as a figure whose alternate text is its TeX.
+  copy.querySelectorAll('div.arithmatex').forEach(div => {
+    const tex = [...div.querySelectorAll('math')].map(m => m.getAttribute('alttext')).join(' ');
+    div.setAttribute('role', 'img');
+    div.setAttribute('aria-label', tex);
+  });
+  copy.querySelectorAll('link[rel=preload]').forEach(l => l.remove());
+  const sheets = [...document.querySelectorAll('link[rel=stylesheet]')].map(l => l.href);
+  const title = (copy.querySelector('h1') || {}).textContent || document.title;
+  return {html: copy.innerHTML, sheets, title: title.replace('¶', '').trim()};
+}"""
+
+
+class PdfError(RuntimeError):
+    """The PDF cannot be made; the message says why."""
+
+
+def site_prefix(mkdocs_yml: Path) -> str:
+    text = mkdocs_yml.read_text(encoding="utf-8")
+    match = re.search(r"""^site_url:\s*!ENV\s*\[\s*\w+\s*,\s*["']([^"']+)["']\s*\]""", text, re.M)
+    match = match or re.search(r"""^site_url:\s*["']?([^"'\s]+)""", text, re.M)
+    path = urlsplit(match.group(1)).path if match else "/"
+    return path if path.endswith("/") else path + "/"
+
+
+class _Handler(SimpleHTTPRequestHandler):
+    prefix = "/"
+
+    def log_message(self, format, *args):
+        pass
+
+    def send_head(self):
+        if not urlsplit(self.path).path.startswith(self.prefix):
+            self.send_error(404, "outside the site prefix")
+            return None
+        return super().send_head()
+
+    def translate_path(self, path):
+        path = urlsplit(path).path
+        return super().translate_path("/" + path[len(self.prefix) :])
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
+@contextlib.contextmanager
+def serve(site: Path, prefix: str) -> Iterator[str]:
+    handler = type("Handler", (_Handler,), {"prefix": prefix})
+    httpd = _Server(("127.0.0.1", 0), functools.partial(handler, directory=str(site)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_port}{prefix}"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def find_chromium() -> str | None:
+    candidates = [os.environ.get("CHROMIUM_PATH")]
+    candidates += [shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome")]
+    candidates.append("/usr/bin/chromium")
+    for candidate in candidates:
+        if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def assemble(chapters: list[dict], lang: str, site_name: str) -> str:
+    """The body of the edition: cover, table of contents, one chapter per page."""
+    words = TEXT[lang]
+    toc = "".join(
+        f'<li><a href="#ae-chapter-{i}">{_escape(c["title"])}</a></li>'
+        for i, c in enumerate(chapters, 1)
+    )
+    body = [
+        '<div class="ae-pdf md-typeset">',
+        f'<section class="ae-pdf-cover"><h1>{_escape(site_name)}</h1>'
+        f"<p>{_escape(words['subtitle'])}</p><p>{_escape(words['edition'])}</p></section>",
+        f'<section class="ae-pdf-toc"><h2>{words["toc"]}</h2><ol>{toc}</ol></section>',
+    ]
+    for i, chapter in enumerate(chapters, 1):
+        body.append(
+            f'<section class="ae-pdf-chapter" id="ae-chapter-{i}">{chapter["html"]}</section>'
+        )
+    body.append("</div>")
+    return "".join(body)
+
+
+def build_pdf(site: Path, lang: str, out: Path, mkdocs_yml: Path | None = None) -> Path:
+    """Print the `lang` edition of the built `site` to `out`; returns `out`."""
+    if lang not in LANGS:
+        raise PdfError(f"lang must be one of {', '.join(LANGS)}, got {lang!r}")
+    if not (site / "index.html").is_file():
+        raise PdfError(f"{site}: no built site (run `make build` first)")
+    executable = find_chromium()
+    if executable is None:
+        raise PdfError("no Chromium found (CHROMIUM_PATH, chromium, /usr/bin/chromium)")
+    from playwright.sync_api import sync_playwright
+
+    mkdocs_yml = mkdocs_yml or Path(__file__).resolve().parents[2] / "mkdocs.yml"
+    prefix = site_prefix(mkdocs_yml) if mkdocs_yml.is_file() else "/"
+    home = "" if lang == "ko" else f"{lang}/"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    off_machine: list[str] = []
+    with serve(site, prefix) as base, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        try:
+            context = browser.new_context(color_scheme="light", service_workers="block")
+
+            def watch(request):
+                host = urlsplit(request.url).hostname
+                if request.url.startswith("http") and host != "127.0.0.1":
+                    off_machine.append(request.url)
+
+            context.on("request", watch)
+            page = context.new_page()
+            page.goto(base + home, wait_until="networkidle")
+            site_name = page.evaluate(
+                "() => (document.querySelector('.md-header__topic .md-ellipsis') || {})"
+                ".textContent || document.title"
+            ).strip()
+            urls = [u for u in page.evaluate(NAV_LINKS) if _same_language(u, base, lang)]
+            if not urls:
+                raise PdfError(f"no pages found in the navigation of {base + home}")
+            chapters, sheets = [], []
+            for url in urls:
+                page.goto(url, wait_until="domcontentloaded")
+                chapter = page.evaluate(ARTICLE)
+                chapters.append(chapter)
+                sheets += [s for s in chapter["sheets"] if s not in sheets]
+            page.goto(base + home, wait_until="networkidle")
+            page.evaluate(
+                """([body, sheets, css]) => {
+                    for (const href of sheets) {
+                      if (document.querySelector(`link[href="${href}"]`)) continue;
+                      const link = document.createElement('link');
+                      link.rel = 'stylesheet'; link.href = href;
+                      document.head.appendChild(link);
+                    }
+                    const style = document.createElement('style');
+                    style.textContent = css;
+                    document.head.appendChild(style);
+                    document.body.setAttribute('data-md-color-scheme', 'default');
+                    document.body.innerHTML = body;
+                }""",
+                [assemble(chapters, lang, site_name), sheets, PRINT_CSS],
+            )
+            page.wait_for_load_state("networkidle")
+            page.wait_for_function("() => [...document.images].every(i => i.complete)")
+            page.evaluate("() => document.fonts.ready.then(() => true)")
+            broken = page.evaluate(
+                "() => [...document.images].filter(i => !i.naturalWidth).map(i => i.src)"
+            )
+            if broken:
+                raise PdfError(f"figures that did not load: {broken[:5]}")
+            page.emulate_media(media="print")
+            page.pdf(
+                path=str(out),
+                format="A4",
+                print_background=True,
+                display_header_footer=True,
+                header_template="<span></span>",
+                footer_template=(
+                    '<div style="font-size:8px;width:100%;text-align:center;color:#666">'
+                    '<span class="pageNumber"></span> / <span class="totalPages"></span></div>'
+                ),
+                margin={"top": "16mm", "bottom": "18mm", "left": "14mm", "right": "14mm"},
+                outline=True,
+                tagged=True,
+            )
+        finally:
+            browser.close()
+    if off_machine:
+        raise PdfError(f"requests off 127.0.0.1 while printing: {off_machine[:5]}")
+    return out
+
+
+def _same_language(url: str, base: str, lang: str) -> bool:
+    rest = url[len(base) :] if url.startswith(base) else None
+    if rest is None:
+        return False
+    is_en = rest == "en/" or rest.startswith("en/")
+    return is_en == (lang == "en")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Print the PDF edition of the built site.")
+    parser.add_argument("--site", type=Path, default=Path("site"), help="built site folder")
+    parser.add_argument(
+        "--lang", choices=(*LANGS, "all"), default="all", help="language (default: all)"
+    )
+    parser.add_argument(
+        "--out-dir",
+        type=Path,
+        default=None,
+        help="where the PDFs go (default: <site>/pdf/, where the home pages link to them)",
+    )
+    args = parser.parse_args(argv)
+    out_dir = args.out_dir or args.site / "pdf"
+    for lang in LANGS if args.lang == "all" else (args.lang,):
+        try:
+            path = build_pdf(args.site, lang, out_dir / PDF_NAME[lang])
+        except PdfError as exc:
+            parser.exit(1, f"pdf: {exc}\n")
+        print(f"{path} ({path.stat().st_size / 1e6:.1f} MB)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

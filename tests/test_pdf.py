@@ -1,0 +1,135 @@
+"""The PDF edition of each language, printed from the strict build with the system Chromium.
+
+Checked with pypdf: a sane page count, the cover and the table of contents on their pages,
+Korean text extractable from the Korean edition (so its glyphs are embedded with a Unicode
+map), every light-theme figure of the site's pages tagged as a Figure with its alt text,
+no dark figure, every display equation of the site's pages there as a formula, and the
+home page's link to each edition resolving.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from html import unescape
+
+import pytest
+from site_build import LANGS, parse
+
+pypdf = pytest.importorskip("pypdf") if os.environ.get("CI") != "true" else __import__("pypdf")
+
+from attention_explained.sitebuild import pdf  # noqa: E402
+
+pytestmark = pytest.mark.browser
+HANGUL = re.compile(r"[\uac00-\ud7a3]")
+
+
+@pytest.fixture(scope="module")
+def editions(built_site):
+    if pdf.find_chromium() is None:
+        message = "the PDF test needs a system Chromium (CHROMIUM_PATH or /usr/bin/chromium)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message, pytrace=False)
+        pytest.skip(message)
+    out = {}
+    for lang in LANGS:
+        out[lang] = pdf.build_pdf(
+            built_site.root, lang, built_site.root / "pdf" / pdf.PDF_NAME[lang]
+        )
+    return out
+
+
+def site_pages(built_site, lang):
+    return [p for p in built_site.pages() if built_site.page_lang(p) == lang]
+
+
+def light_figures(built_site, lang) -> list[str]:
+    """Alt texts of the light figure variants in the pages of `lang`."""
+    alts = []
+    for page in site_pages(built_site, lang):
+        for tag, attrs in parse(page).tags:
+            src = attrs.get("src", "")
+            if tag == "img" and "/figures/" in "/" + src and ".dark.svg" not in src:
+                alts.append(attrs.get("alt", ""))
+    return alts
+
+
+def display_equations(built_site, lang) -> list[str]:
+    """The TeX of each display equation in the pages of `lang` (from its MathML alttext)."""
+    found = []
+    for page in site_pages(built_site, lang):
+        html = page.read_text(encoding="utf-8")
+        for block in re.findall(r'<div class="arithmatex">(.*?)</div>\s*(?=<|$)', html, re.S):
+            alts = re.findall(r'<math alttext="([^"]*)"', block)
+            found.append(unescape(" ".join(alts)))
+    return found
+
+
+def structure(reader) -> list[tuple[str, str]]:
+    """(tag, alt text) of every structure element of a tagged PDF."""
+    found = []
+
+    def walk(node):
+        node = node.get_object()
+        if isinstance(node, pypdf.generic.ArrayObject):
+            for child in node:
+                walk(child)
+            return
+        if not isinstance(node, pypdf.generic.DictionaryObject):
+            return
+        if "/S" in node:
+            found.append((str(node["/S"]), str(node.get("/Alt", ""))))
+        if "/K" in node:
+            walk(node["/K"])
+
+    walk(reader.trailer["/Root"]["/StructTreeRoot"])
+    return found
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_pdf_edition(built_site, editions, lang):
+    reader = pypdf.PdfReader(str(editions[lang]))
+    pages = len(reader.pages)
+    chapters = len(site_pages(built_site, lang))
+    assert chapters + 2 <= pages <= 12 * chapters, f"{pages} pages for {chapters} site pages"
+
+    cover, toc = reader.pages[0].extract_text(), reader.pages[1].extract_text()
+    home_title = re.search(
+        r"<title>([^<]*)</title>",
+        (built_site.root / ("" if lang == "ko" else "en") / "index.html").read_text(
+            encoding="utf-8"
+        ),
+    ).group(1)
+    assert home_title.split(" - ")[-1].strip() in cover, cover[:200]  # the site name
+    assert ("차례" if lang == "ko" else "Contents") in toc, toc[:200]
+    assert len(re.findall(r"^\s*\d+\.", toc, re.M)) >= chapters - 1 or toc.count("\n") >= chapters
+
+    text = "".join(page.extract_text() for page in reader.pages)
+    hangul = len(HANGUL.findall(text))
+    if lang == "ko":
+        assert hangul > 5000, f"only {hangul} Hangul syllables extracted"
+        assert "어텐션" in text and "소프트맥스" in text
+    else:
+        assert "attention" in text.lower() and "softmax" in text.lower()
+
+    tags = structure(reader)
+    figures = [alt for tag, alt in tags if tag == "/Figure"]
+    expected = light_figures(built_site, lang)
+    missing = [alt for alt in expected if alt not in figures]
+    assert not missing, f"figures missing from the PDF: {missing[:5]}"
+    assert len(figures) >= len(expected)
+
+    # Each display equation is tagged as a figure whose alternate text is its TeX.
+    equations = display_equations(built_site, lang)
+    assert len(equations) >= 20
+    missing = [tex for tex in equations if tex not in figures]
+    assert not missing, f"{len(missing)} display equations missing from the PDF: {missing[:3]}"
+
+
+def test_home_pages_link_to_the_editions(built_site, editions):
+    for home in (built_site.root / "index.html", built_site.root / "en/index.html"):
+        links = [a.get("href", "") for tag, a in parse(home).tags if tag == "a"]
+        pdfs = [h for h in links if h.endswith(".pdf")]
+        assert pdfs, f"{home}: no link to a PDF edition"
+        for href in pdfs:
+            assert (home.parent / href).resolve().is_file(), f"{home}: {href} does not resolve"
