@@ -540,7 +540,8 @@ def phone_hook(site: Path, repeat: int) -> dict | None:
 def print_timeline(rows: list[dict], runs: int) -> None:
     print(f"\nCold build, where the time goes (median of {runs} runs; start = seconds after")
     print("`mkdocs build` started, stages overlap: the worker, the notebook kernel and MkDocs")
-    print("run side by side)\n")
+    print("run side by side; a figure-draw line is read when the worker collects the drawing,")
+    print("so its start is its end minus its duration and may be later than the real start)\n")
     print("| stage | start s | seconds |")
     print("| --- | ---: | ---: |")
     for row in rows:
