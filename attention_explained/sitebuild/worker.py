@@ -110,6 +110,8 @@ def _warm_up() -> None:
     """Import matplotlib and the figure modules while the parent imports TensorFlow."""
     from attention_explained.figures import load_all
 
+    if sys.platform == "linux":  # a worker that is killed takes its drawing processes along
+        _die_with_parent()
     background_priority()
     load_all()
 
