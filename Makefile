@@ -54,7 +54,7 @@ figures: $(STAMP)
 	$(PY) -m attention_explained figures --out .cache/cli-figures
 
 bench: $(STAMP)
-	$(PY) benchmarks/bench.py
+	$(PY) benchmarks/bench.py $(BENCH_ARGS)
 
 # Needs a built site (make build) and a system Chromium; Korean text needs fonts-noto-cjk.
 pdf: $(STAMP)

@@ -30,6 +30,7 @@ import numpy as np
 
 from attention_explained import _validate, settings
 from attention_explained._tf import tf
+from attention_explained.fits import divisor, log_slope
 from attention_explained.training import POOL, init_weights, make_task
 
 SCALINGS = ("none", "sqrt", "qknorm", "mup")  # mup: ÷d_k, μP's attention scaling
@@ -300,18 +301,6 @@ def run(
     ):
         result[name] = np.asarray(value)
     return result
-
-
-def divisor(scaling: str, d_k: int) -> float:
-    """The factor a model's raw q·k is divided by: √d_k for ÷√d_k, d_k for μP's ÷d_k."""
-    return {"sqrt": math.sqrt(d_k), "mup": float(d_k), "none": 1.0}[scaling]
-
-
-def log_slope(dks: Iterable[int], values: Iterable[float]) -> float:
-    """Least-squares slope of log(values) against log(d_k): the exponent a in value ∝ d_k^a."""
-    x = np.log(np.asarray(list(dks), dtype=float))
-    y = np.log(np.asarray(list(values), dtype=float))
-    return float(np.polyfit(x, y, 1)[0])
 
 
 def final_loss(result: dict[str, np.ndarray]) -> np.ndarray:

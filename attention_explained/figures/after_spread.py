@@ -3,11 +3,11 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from attention_explained.after_training import divisor, log_slope
 from attention_explained.figures import _data
 from attention_explained.figures.registry import figure
 from attention_explained.figures.strings import text
 from attention_explained.figures.style import themed
+from attention_explained.fits import divisor, log_slope  # not after_training: no TensorFlow
 
 ID = "after-spread"
 

@@ -54,6 +54,11 @@ class _KernelSession:
         self.km.start_kernel(
             cwd=self.workdir.name, extra_arguments=["--IPKernelApp.log_level=ERROR"]
         )
+        process = getattr(self.km.provisioner, "process", None)
+        if process is not None:  # a local kernel: it yields the CPU to the asset worker
+            from attention_explained.sitebuild.worker import background_priority
+
+            background_priority(process.pid)
 
     def execute(self, notebook, source: Path):
         import nbformat

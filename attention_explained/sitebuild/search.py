@@ -191,14 +191,30 @@ def normalise_query(data: dict[str, object], query: str) -> str:
     return " ".join(out)
 
 
-def kiwi_analyser() -> Analyser:
-    """Kiwi's morphological analysis as an Analyser (loads its model: about a second)."""
-    from kiwipiepy import Kiwi
+_kiwi = None  # loaded once per process: `mkdocs serve` keeps it across rebuilds
+_analysed: dict[str, list[Morpheme]] = {}  # text → Kiwi's morphemes, for unchanged pages
 
-    kiwi = Kiwi()
+
+def kiwi_analyser() -> Analyser:
+    """Kiwi's morphological analysis as an Analyser (loads its model once: about a second).
+
+    Each text's analysis is kept for the life of the process, so a `mkdocs serve` rebuild
+    after editing one page analyses only that page's entries again.
+    """
+    global _kiwi
+    if _kiwi is None:
+        from kiwipiepy import Kiwi
+
+        _kiwi = Kiwi()
+    kiwi = _kiwi
+    if len(_analysed) > 20_000:  # a long serve session: start over rather than grow
+        _analysed.clear()
 
     def analyse(text: str) -> list[Morpheme]:
-        return [(t.form, t.tag, t.start, t.len) for t in kiwi.tokenize(text)]
+        found = _analysed.get(text)
+        if found is None:
+            found = _analysed[text] = [(t.form, t.tag, t.start, t.len) for t in kiwi.tokenize(text)]
+        return found
 
     return analyse
 
