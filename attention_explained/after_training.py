@@ -31,7 +31,7 @@ import numpy as np
 from attention_explained import _validate, settings
 from attention_explained._tf import tf
 from attention_explained.fits import divisor, log_slope
-from attention_explained.training import POOL, init_weights, make_task
+from attention_explained.training import POOL, check_task, init_weights, task_pool
 
 SCALINGS = ("none", "sqrt", "qknorm", "mup")  # mup: ÷d_k, μP's attention scaling
 CURVES = ("loss", "entropy", "max_logit")  # recorded at every step, before its update
@@ -216,26 +216,9 @@ def run(
     weight_decay = _validate.finite_float("weight_decay", weight_decay)
     if weight_decay < 0:
         raise ValueError(f"weight_decay must be a non-negative number, got {weight_decay}")
-    n_items = _validate.positive_int("n_items", n_items)
-    if n_items < 2:
-        raise ValueError(f"n_items must be an integer >= 2, got {n_items}")
-    d_model = _validate.positive_int("d_model", d_model)
-    noise = _validate.finite_float("noise", noise)
-    if noise < 0:
-        raise ValueError(f"noise must be a non-negative number, got {noise}")
-    readout = _validate.finite_float("readout", readout)
-    if readout <= 0:
-        raise ValueError(f"readout must be a positive number, got {readout}")
-
-    tasks = [make_task(s, n_items=n_items, d_model=d_model, noise=noise) for s in seeds]
-    pool_keys = tf.constant(np.stack([t["keys"] for t in tasks]))
-    pool_queries = tf.constant(np.stack([t["queries"] for t in tasks]))
-    pool_targets = tf.constant(np.stack([t["targets"] for t in tasks]))
-    batches = tf.constant(
-        np.stack(
-            [np.random.default_rng([s, 2]).integers(0, POOL, (steps, batch)) for s in seeds],
-            axis=1,
-        ).astype(np.int32)
+    n_items, d_model, noise, readout = check_task(n_items, d_model, noise, readout)
+    pool_keys, pool_queries, pool_targets, batches = task_pool(
+        seeds, steps, batch, n_items=n_items, d_model=d_model, noise=noise
     )
     held = tf.constant(
         np.stack(

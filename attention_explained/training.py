@@ -211,6 +211,42 @@ def _int_list(name: str, values: object) -> list[int]:
     return items
 
 
+def check_task(n_items: int, d_model: int, noise: float, readout: float):
+    """The task's settings, validated: (n_items, d_model, noise, readout)."""
+    n_items = _validate.positive_int("n_items", n_items)
+    if n_items < 2:
+        raise ValueError(
+            f"n_items must be an integer >= 2 (a choice needs two items), got {n_items}"
+        )
+    d_model = _validate.positive_int("d_model", d_model)
+    noise = _validate.finite_float("noise", noise)
+    if noise < 0:
+        raise ValueError(f"noise must be a non-negative number, got {noise}")
+    readout = _validate.finite_float("readout", readout)
+    if readout <= 0:
+        raise ValueError(f"readout must be a positive number, got {readout}")
+    return n_items, d_model, noise, readout
+
+
+def task_pool(
+    seeds: list[int], steps: int, batch: int, *, n_items: int, d_model: int, noise: float
+):
+    """Each seed's example pool as tensors ``[seed, pool, …]`` and its mini-batch indices
+    ``[step, seed, batch]``, drawn from ``default_rng([seed, 2])``: the same for every model
+    trained on that seed, whatever the experiment."""
+    tasks = [make_task(s, n_items=n_items, d_model=d_model, noise=noise) for s in seeds]
+    pool_keys = tf.constant(np.stack([t["keys"] for t in tasks]))
+    pool_queries = tf.constant(np.stack([t["queries"] for t in tasks]))
+    pool_targets = tf.constant(np.stack([t["targets"] for t in tasks]))
+    batches = tf.constant(
+        np.stack(
+            [np.random.default_rng([s, 2]).integers(0, POOL, (steps, batch)) for s in seeds],
+            axis=1,
+        ).astype(np.int32)
+    )
+    return pool_keys, pool_queries, pool_targets, batches
+
+
 def run_grid(
     dks: Iterable[int] = TRAINING_DKS,
     scalings: Iterable[str] = SCALINGS,
@@ -262,28 +298,9 @@ def run_grid(
     if learning_rate <= 0:
         raise ValueError(f"learning_rate must be a positive number, got {learning_rate}")
     batch = _validate.positive_int("batch", batch, upper=POOL)
-    n_items = _validate.positive_int("n_items", n_items)
-    if n_items < 2:
-        raise ValueError(
-            f"n_items must be an integer >= 2 (a choice needs two items), got {n_items}"
-        )
-    d_model = _validate.positive_int("d_model", d_model)
-    noise = _validate.finite_float("noise", noise)
-    if noise < 0:
-        raise ValueError(f"noise must be a non-negative number, got {noise}")
-    readout = _validate.finite_float("readout", readout)
-    if readout <= 0:
-        raise ValueError(f"readout must be a positive number, got {readout}")
-
-    tasks = [make_task(s, n_items=n_items, d_model=d_model, noise=noise) for s in seeds]
-    pool_keys = tf.constant(np.stack([t["keys"] for t in tasks]))
-    pool_queries = tf.constant(np.stack([t["queries"] for t in tasks]))
-    pool_targets = tf.constant(np.stack([t["targets"] for t in tasks]))
-    batches = tf.constant(
-        np.stack(
-            [np.random.default_rng([s, 2]).integers(0, POOL, (steps, batch)) for s in seeds],
-            axis=1,
-        ).astype(np.int32)
+    n_items, d_model, noise, readout = check_task(n_items, d_model, noise, readout)
+    pool_keys, pool_queries, pool_targets, batches = task_pool(
+        seeds, steps, batch, n_items=n_items, d_model=d_model, noise=noise
     )
     masks = tf.constant(
         [[[[[float(s == name)]]] for s in scalings] for name in SCALINGS], _F32
