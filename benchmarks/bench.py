@@ -204,15 +204,6 @@ class Workspace:
 
 
 PLUGIN_BLOCKS = ("  - attention-explained:", "  - mkdocs-jupyter:")
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 FIGURE_MODULE = "attention_explained/figures/temperature.py"  # drawn on scaled-dot-product
 FIGURE_PAGE, EDIT_PAGE = "scaled-dot-product/", "glossary/"
 FIGSIZE = re.compile(r"figsize=\(([\d.]+), ([\d.]+)\)")
@@ -308,10 +299,13 @@ class Tab:
             from playwright.sync_api import sync_playwright
         except ImportError:
             return
-        if not Path(CHROMIUM).is_file():
+        from attention_explained.sitebuild.browser import CHROMIUM_ARGS, find_chromium
+
+        executable = find_chromium()
+        if executable is None:
             return
         self._pw = sync_playwright().start()
-        self._browser = self._pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        self._browser = self._pw.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         self.page = self._browser.new_page()
 
     def wait(self, expression: str, timeout: float) -> float | None:

@@ -32,31 +32,21 @@ import functools
 import gzip
 import io
 import json
-import os
-import re
-import shutil
 import statistics
 import sys
-import threading
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
 from typing import ClassVar
 from urllib.parse import urlsplit
 
+from attention_explained.sitebuild import browser as sitebrowser
+from attention_explained.sitebuild.browser import CHROMIUM_ARGS as BASE_ARGS
+from attention_explained.sitebuild.browser import OFFLINE_ARGS
+
 REPO = Path(__file__).resolve().parents[1]
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-    # Every host but 127.0.0.1 resolves to nothing: no request can leave this machine.
-    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-]
+CHROMIUM_ARGS = [*BASE_ARGS, "--disable-quic", *OFFLINE_ARGS]
 PHONE = {
     "viewport": {"width": 412, "height": 823},
     "device_scale_factor": 1.75,
@@ -147,16 +137,13 @@ READY_PROBE = """
 
 def site_prefix(mkdocs_yml: Path = REPO / "mkdocs.yml") -> str:
     """The path of `site_url` in mkdocs.yml (its default when SITE_URL is unset)."""
-    text = mkdocs_yml.read_text(encoding="utf-8")
-    match = re.search(r"""^site_url:\s*!ENV\s*\[\s*\w+\s*,\s*["']([^"']+)["']\s*\]""", text, re.M)
-    match = match or re.search(r"""^site_url:\s*["']?([^"'\s]+)""", text, re.M)
-    if not match:
-        raise SystemExit(f"no site_url in {mkdocs_yml}")
-    path = urlsplit(match.group(1)).path or "/"
-    return path if path.endswith("/") else path + "/"
+    try:
+        return sitebrowser.site_prefix(mkdocs_yml)
+    except ValueError as exc:
+        raise SystemExit(str(exc)) from None
 
 
-class PagesHandler(SimpleHTTPRequestHandler):
+class PagesHandler(sitebrowser.PrefixHandler):
     """Serves the site under `prefix` like GitHub Pages: text gzip-compressed on request."""
 
     prefix = "/"
@@ -169,13 +156,6 @@ class PagesHandler(SimpleHTTPRequestHandler):
         ".woff": "font/woff",
         ".ipynb": "application/json",
     }
-
-    def log_message(self, format, *args):
-        pass
-
-    def translate_path(self, path):
-        path = urlsplit(path).path
-        return super().translate_path("/" + path[len(self.prefix) :])
 
     def send_head(self):
         if not urlsplit(self.path).path.startswith(self.prefix):
@@ -214,39 +194,12 @@ def gzip_bytes(body: bytes) -> bytes:
     return _gzip_cached(body)
 
 
-class QuietServer(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def handle_error(self, request, client_address):
-        if not isinstance(sys.exc_info()[1], ConnectionError):
-            super().handle_error(request, client_address)
+def serve(site: Path, prefix: str, port: int = 0):
+    """Serve `site` at http://127.0.0.1:<port><prefix>, gzip like GitHub Pages; yields the URL."""
+    return sitebrowser.serve(site, prefix, port=port, handler=PagesHandler)
 
 
-@contextlib.contextmanager
-def serve(site: Path, prefix: str, port: int = 0) -> Iterator[str]:
-    """Serve `site` at http://127.0.0.1:<port><prefix>; yields that base URL."""
-    handler = type("Handler", (PagesHandler,), {"prefix": prefix})
-    httpd = QuietServer(("127.0.0.1", port), functools.partial(handler, directory=str(site)))
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_port}{prefix}"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-
-
-# --------------------------------------------------------------------------- browser
-
-
-def find_chromium() -> str | None:
-    candidates = [os.environ.get("CHROMIUM_PATH")]
-    candidates += [shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome")]
-    candidates.append("/usr/bin/chromium")
-    for candidate in candidates:
-        if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
-            return candidate
-    return None
+find_chromium = sitebrowser.find_chromium
 
 
 @contextlib.contextmanager

@@ -8,15 +8,19 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-import sys
 from dataclasses import dataclass, field
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
 from site_build import LANGS, REPO, source_pages
+
+from attention_explained.sitebuild import browser as sitebrowser
+from attention_explained.sitebuild.browser import CHROMIUM_ARGS as BASE_ARGS
+from attention_explained.sitebuild.browser import (  # noqa: F401  (re-exported for conftest)
+    PrefixHandler,
+    QuietServer,
+    find_chromium,
+)
 
 try:
     from playwright.sync_api import Error as PlaywrightError
@@ -27,15 +31,7 @@ except ImportError:  # pragma: no cover - reported by the `browser` fixture
 
 
 SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
+CHROMIUM_ARGS = [*BASE_ARGS, "--disable-quic"]
 VIEWPORT = {"width": 1280, "height": 900}
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
 # TeX that would only be visible if MathJax failed to typeset it.
@@ -48,41 +44,8 @@ TIMEOUT_MS = 20_000
 
 
 def site_prefix() -> str:
-    """The path of `site_url` in mkdocs.yml (its default when SITE_URL is unset)."""
-    text = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
-    match = re.search(r"""^site_url:\s*!ENV\s*\[\s*\w+\s*,\s*["']([^"']+)["']\s*\]""", text, re.M)
-    match = match or re.search(r"""^site_url:\s*["']?([^"'\s]+)""", text, re.M)
-    assert match, "no site_url in mkdocs.yml"
-    path = urlsplit(match.group(1)).path or "/"
-    return path if path.endswith("/") else path + "/"
-
-
-class PrefixHandler(SimpleHTTPRequestHandler):
-    """Serves the site folder under `prefix`, like GitHub Pages does; anything else is a 404."""
-
-    prefix = "/"
-
-    def log_message(self, format, *args):
-        pass
-
-    def send_head(self):
-        if not urlsplit(self.path).path.startswith(self.prefix):
-            self.send_error(404, "outside the site prefix")
-            return None
-        return super().send_head()
-
-    def translate_path(self, path):
-        path = urlsplit(path).path
-        return super().translate_path("/" + path[len(self.prefix) :])
-
-
-class QuietServer(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def handle_error(self, request, client_address):
-        # A page closed mid-download (BrokenPipe, reset) is normal; anything else is not.
-        if not isinstance(sys.exc_info()[1], ConnectionError):
-            super().handle_error(request, client_address)
+    """The path of `site_url` in the real site's mkdocs.yml."""
+    return sitebrowser.site_prefix(REPO / "mkdocs.yml")
 
 
 @dataclass
@@ -103,17 +66,6 @@ class Server:
 
 
 # --------------------------------------------------------------------------- browser
-
-
-def find_chromium() -> str | None:
-    candidates = [os.environ.get("CHROMIUM_PATH")]
-    names = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
-    candidates += [shutil.which(name) for name in names]
-    candidates.append("/usr/bin/chromium")
-    for candidate in candidates:
-        if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
-            return candidate
-    return None
 
 
 def no_browser(reason: str):

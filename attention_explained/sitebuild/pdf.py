@@ -14,28 +14,19 @@ fonts-noto-cjk, installed in CI) so Korean glyphs are embedded. Nothing leaves 1
 from __future__ import annotations
 
 import argparse
-import contextlib
-import functools
-import os
-import re
-import shutil
 import sys
-import threading
-from collections.abc import Iterator
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from attention_explained.sitebuild.browser import (
+    CHROMIUM_ARGS,
+    OFFLINE_ARGS,
+    find_chromium,
+    serve,
+    site_prefix,
+)
+
 LANGS = ("ko", "en")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-]
 PDF_NAME = {"ko": "attention-explained-ko.pdf", "en": "attention-explained-en.pdf"}
 TEXT = {
     "ko": {
@@ -122,59 +113,12 @@ class PdfError(RuntimeError):
     """The PDF cannot be made; the message says why."""
 
 
-def site_prefix(mkdocs_yml: Path) -> str:
-    text = mkdocs_yml.read_text(encoding="utf-8")
-    match = re.search(r"""^site_url:\s*!ENV\s*\[\s*\w+\s*,\s*["']([^"']+)["']\s*\]""", text, re.M)
-    match = match or re.search(r"""^site_url:\s*["']?([^"'\s]+)""", text, re.M)
-    path = urlsplit(match.group(1)).path if match else "/"
-    return path if path.endswith("/") else path + "/"
-
-
-class _Handler(SimpleHTTPRequestHandler):
-    prefix = "/"
-
-    def log_message(self, format, *args):
-        pass
-
-    def send_head(self):
-        if not urlsplit(self.path).path.startswith(self.prefix):
-            self.send_error(404, "outside the site prefix")
-            return None
-        return super().send_head()
-
-    def translate_path(self, path):
-        path = urlsplit(path).path
-        return super().translate_path("/" + path[len(self.prefix) :])
-
-
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def handle_error(self, request, client_address):
-        if not isinstance(sys.exc_info()[1], ConnectionError):
-            super().handle_error(request, client_address)
-
-
-@contextlib.contextmanager
-def serve(site: Path, prefix: str) -> Iterator[str]:
-    handler = type("Handler", (_Handler,), {"prefix": prefix})
-    httpd = _Server(("127.0.0.1", 0), functools.partial(handler, directory=str(site)))
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+def _prefix(mkdocs_yml: Path) -> str:
+    """The site's path prefix; "/" without a config or a site_url in it."""
     try:
-        yield f"http://127.0.0.1:{httpd.server_port}{prefix}"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-
-
-def find_chromium() -> str | None:
-    candidates = [os.environ.get("CHROMIUM_PATH")]
-    candidates += [shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome")]
-    candidates.append("/usr/bin/chromium")
-    for candidate in candidates:
-        if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
-            return candidate
-    return None
+        return site_prefix(mkdocs_yml) if mkdocs_yml.is_file() else "/"
+    except ValueError:
+        return "/"
 
 
 def _escape(text: str) -> str:
@@ -214,12 +158,14 @@ def build_pdf(site: Path, lang: str, out: Path, mkdocs_yml: Path | None = None) 
     from playwright.sync_api import sync_playwright
 
     mkdocs_yml = mkdocs_yml or Path(__file__).resolve().parents[2] / "mkdocs.yml"
-    prefix = site_prefix(mkdocs_yml) if mkdocs_yml.is_file() else "/"
+    prefix = _prefix(mkdocs_yml)
     home = "" if lang == "ko" else f"{lang}/"
     out.parent.mkdir(parents=True, exist_ok=True)
     off_machine: list[str] = []
     with serve(site, prefix) as base, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(
+            executable_path=executable, args=CHROMIUM_ARGS + OFFLINE_ARGS
+        )
         try:
             context = browser.new_context(color_scheme="light", service_workers="block")
 
