@@ -89,12 +89,12 @@ def _probe(w, gain, queries, keys, targets, masks):
         tf.TensorSpec([4, None, 1, 1, 1], _F32),  # which models use none/sqrt/qknorm/mup
         tf.TensorSpec([None], _F32),  # learning rate per model: [M]
         tf.TensorSpec([2], _F32),  # readout, weight decay
-    ]
+    ],
+    autograph=False,  # an explicit tf.while_loop: AutoGraph's rewrite cost ~1 s per trace
 )
 def _train(w, gain, pool_keys, pool_queries, pool_targets, batches, evaluation, masks, lrs, hyper):
     """AdamW on every model; return curves ``[steps, 3, M, S]`` and probes ``[2, 3, M, S]``."""
     readout, decay = hyper[0], hyper[1]
-    beta1, beta2 = settings.AFTER_ADAM_BETAS
     d_k = tf.cast(tf.shape(w)[2], _F32)
     n_items = tf.shape(pool_keys)[2]
     steps = tf.shape(batches)[0]
@@ -104,10 +104,10 @@ def _train(w, gain, pool_keys, pool_queries, pool_targets, batches, evaluation, 
     eval_queries = tf.gather(pool_queries, evaluation, batch_dims=1)
     eval_targets = tf.gather(pool_targets, evaluation, batch_dims=1)
     start = _probe(w, gain, eval_queries, eval_keys, eval_targets, masks)
-    m_w, v_w = tf.zeros_like(w), tf.zeros_like(w)
-    m_g, v_g = tf.zeros_like(gain), tf.zeros_like(gain)
-    history = tf.TensorArray(_F32, size=steps)
-    for step in tf.range(steps):
+    beta1, beta2 = settings.AFTER_ADAM_BETAS
+    eps = settings.AFTER_ADAM_EPSILON
+
+    def step_fn(step, w, gain, m_w, v_w, m_g, v_g, history):
         index = batches[step]
         keys = tf.gather(pool_keys, index, batch_dims=1)
         queries = tf.gather(pool_queries, index, batch_dims=1)
@@ -130,10 +130,14 @@ def _train(w, gain, pool_keys, pool_queries, pool_targets, batches, evaluation, 
         v_w = beta2 * v_w + (1 - beta2) * tf.square(g_w)
         m_g = beta1 * m_g + (1 - beta1) * g_g
         v_g = beta2 * v_g + (1 - beta2) * tf.square(g_g)
-        eps = settings.AFTER_ADAM_EPSILON
         # AdamW: decoupled weight decay on W_Q, W_K (not on the QK-norm gain).
         w = w - rate_w * (correction * m_w / (tf.sqrt(v_w) + eps) + decay * w)
         gain = gain - rate_g * correction * m_g / (tf.sqrt(v_g) + eps)
+        return step + 1, w, gain, m_w, v_w, m_g, v_g, history
+
+    state = (tf.constant(0), w, gain, tf.zeros_like(w), tf.zeros_like(w))
+    state += (tf.zeros_like(gain), tf.zeros_like(gain), tf.TensorArray(_F32, size=steps))
+    _, w, gain, *_, history = tf.while_loop(lambda step, *_: step < steps, step_fn, state)
     end = _probe(w, gain, eval_queries, eval_keys, eval_targets, masks)
     return history.stack(), tf.stack([start, end])
 

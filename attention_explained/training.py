@@ -134,7 +134,8 @@ def _logits(w, gain, queries, keys, masks):
         tf.TensorSpec([3, None, 1, 1, 1], _F32),  # which models use none / sqrt / qknorm
         tf.TensorSpec([2], _F32),  # learning rate, readout
         tf.TensorSpec([], tf.bool),  # Adam (True) or plain SGD (False)
-    ]
+    ],
+    autograph=False,  # an explicit tf.while_loop: AutoGraph's rewrite cost ~1 s per trace
 )
 def _train(w, gain, pool_keys, pool_queries, pool_targets, batches, masks, hyper, adam):
     """Run every step; return the metrics ``[steps, len(METRICS), K, S]``.
@@ -146,11 +147,8 @@ def _train(w, gain, pool_keys, pool_queries, pool_targets, batches, masks, hyper
     d_model = tf.shape(pool_queries)[-1]
     n_items = tf.shape(pool_keys)[2]
     steps = tf.shape(batches)[0]
-    params = (w, gain)
-    first = tuple(tf.zeros_like(v) for v in params)
-    second = tuple(tf.zeros_like(v) for v in params)
-    history = tf.TensorArray(_F32, size=steps)
-    for step in tf.range(steps):
+
+    def step_fn(step, params, first, second, history):
         index = batches[step]
         keys = tf.gather(pool_keys, index, batch_dims=1)
         queries = tf.gather(pool_queries, index, batch_dims=1)
@@ -185,19 +183,35 @@ def _train(w, gain, pool_keys, pool_queries, pool_targets, batches, masks, hyper
         ]
         history = history.write(step, tf.stack(metrics))
         grads = (g_w, g_gain)
-        if adam:
+
+        def adam_update():
             t = tf.cast(step + 1, _F32)
             rate = learning_rate * tf.sqrt(1 - beta2**t) / (1 - beta1**t)
-            first = tuple(beta1 * m + (1 - beta1) * g for m, g in zip(first, grads, strict=True))
-            second = tuple(
+            m = tuple(beta1 * m + (1 - beta1) * g for m, g in zip(first, grads, strict=True))
+            v = tuple(
                 beta2 * v + (1 - beta2) * tf.square(g) for v, g in zip(second, grads, strict=True)
             )
-            params = tuple(
-                x - rate * m / (tf.sqrt(v) + ADAM_EPSILON)
-                for x, m, v in zip(params, first, second, strict=True)
+            new = tuple(
+                x - rate * m_ / (tf.sqrt(v_) + ADAM_EPSILON)
+                for x, m_, v_ in zip(params, m, v, strict=True)
             )
-        else:
-            params = tuple(x - learning_rate * g for x, g in zip(params, grads, strict=True))
+            return new, m, v
+
+        def sgd_update():
+            new = tuple(x - learning_rate * g for x, g in zip(params, grads, strict=True))
+            return new, first, second
+
+        params, first, second = tf.cond(adam, adam_update, sgd_update)
+        return step + 1, params, first, second, history
+
+    params = (w, gain)
+    zeros = tuple(tf.zeros_like(v) for v in params)
+    history = tf.TensorArray(_F32, size=steps)
+    *_, history = tf.while_loop(
+        lambda step, *_: step < steps,
+        step_fn,
+        (tf.constant(0), params, zeros, zeros, history),
+    )
     return history.stack()
 
 

@@ -156,3 +156,35 @@ def test_seeds_share_data_and_weights_across_scalings():
 def test_bad_arguments_name_the_argument(kwargs, error, match):
     with pytest.raises(error, match=match):
         training.run_grid(**kwargs)
+
+
+_THREADS_SCRIPT = """
+import sys
+import numpy as np
+from attention_explained._tf import tf
+if sys.argv[1] == "worker":
+    from attention_explained.sitebuild.worker import _import_tensorflow
+    _import_tensorflow()
+    assert tf.config.threading.get_intra_op_parallelism_threads() == 1
+from attention_explained import after_training, training
+sgd = training.run_grid(dks=(16, 256), seeds=(0,), steps=30)
+adam = training.run_grid(dks=(256,), seeds=(0,), steps=30, optimizer="adam")
+after = after_training.run(sweep_dks=(64,), spread_dks=(64,), seeds=(0,), steps=20)
+np.savez(sys.argv[2], sgd=sgd["loss"], adam=adam["grad_norm"], after=after["max_logit"],
+         probe=after["spread_std_final"])
+"""
+
+
+def test_worker_thread_settings_leave_every_result_bit_identical(tmp_path):
+    """The build's worker runs TensorFlow with one thread per op (worker._import_tensorflow);
+    the numbers on the site must be exactly those of TensorFlow's default threading."""
+    import subprocess
+    import sys
+
+    runs = {}
+    for mode in ("default", "worker"):
+        out = tmp_path / f"{mode}.npz"
+        subprocess.run([sys.executable, "-c", _THREADS_SCRIPT, mode, str(out)], check=True)
+        runs[mode] = np.load(out)
+    for name in ("sgd", "adam", "after", "probe"):
+        assert np.array_equal(runs["default"][name], runs["worker"][name], equal_nan=True), name

@@ -172,6 +172,20 @@ def make_data(out: Path) -> None:
     (out / EXPLORER).write_text(json.dumps(reference, indent=1), "utf-8")
 
 
+def _import_tensorflow() -> None:
+    """Import TensorFlow with one thread per op and two ops at a time.
+
+    The grids are thousands of small ops: splitting one op over threads costs more than it
+    saves (the same wall time for ~40% more CPU, which the drawing processes and MkDocs
+    need), while running two independent ops at once still uses both cores. The results
+    are bit-identical either way (tests/test_training.py).
+    """
+    from attention_explained._tf import tf
+
+    tf.config.threading.set_intra_op_parallelism_threads(1)
+    tf.config.threading.set_inter_op_parallelism_threads(2)
+
+
 class _Server:
     def __init__(self, jobs: int):
         self.jobs = jobs
@@ -194,7 +208,7 @@ class _Server:
 
         if (job.get("figures") or job.get("data")) and "tensorflow" not in sys.modules:
             with _Stage("tf-import"):
-                import attention_explained._tf  # noqa: F401
+                _import_tensorflow()
 
         n, out = job["job"], Path(job["out"])
         fingerprints = job.get("fingerprints") or {}
