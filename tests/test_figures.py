@@ -300,18 +300,23 @@ def test_a_false_alt_claim_names_the_figure_and_the_page():
 
 
 def test_the_plugin_refuses_a_figure_whose_alt_claim_fails(tmp_path):
-    """The build's figure line, with the real ALT_CLAIMS and a verdict that does not hold."""
+    """The build's figure line, with the real ALT_CLAIMS and a verdict that does not hold.
+
+    The page is rendered first; its figure's claims are checked once the verdicts exist.
+    """
+    from mkdocs.exceptions import PluginError
+
     from attention_explained.figures.strings import ALT_CLAIMS
     from attention_explained.sitebuild.cache import AssetCache
-    from attention_explained.sitebuild.claims import ClaimError
     from attention_explained.sitebuild.plugin import AttentionExplainedPlugin, _Build
 
     plugin = AttentionExplainedPlugin()
     plugin.build = _Build(AssetCache(tmp_path), [], False)
     (name,) = ALT_CLAIMS["logit-histograms"]
     line = "![](figures/logit-histograms.svg)"
-    plugin.build.verdicts = {name: {"holds": False, "statement": "s", "numbers": {}}}
-    with pytest.raises(ClaimError, match=r"variance\.md.*logit-histograms"):
-        plugin._figures(line, "en", "variance.md")
-    plugin.build.verdicts = {name: {"holds": True, "statement": "s", "numbers": {}}}
     assert "logit-histograms.dark.svg" in plugin._figures(line, "ko", "variance.md")
+    plugin.build.verdicts = {name: {"holds": True, "statement": "s", "numbers": {}}}
+    plugin._check_claims()
+    plugin.build.verdicts = {name: {"holds": False, "statement": "s", "numbers": {}}}
+    with pytest.raises(PluginError, match=r"variance\.md.*logit-histograms"):
+        plugin._check_claims()

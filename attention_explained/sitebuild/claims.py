@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 CLAIM_MARKER = re.compile(r"<!--\s*claim:\s*([^\s>]+)\s*-->")
@@ -13,13 +13,15 @@ class ClaimError(ValueError):
     """A page states a claim that is unknown or that its numbers contradict."""
 
 
-def check_claims(markdown: str, verdicts: Mapping[str, Mapping[str, Any]], where: str) -> str:
-    """Return ``markdown`` without its claim markers; raise if any marked claim fails.
+def check_claim_names(
+    names: Iterable[str], verdicts: Mapping[str, Mapping[str, Any]], where: str
+) -> None:
+    """Raise :class:`ClaimError` naming ``where`` if any claim in ``names`` is unknown or false.
 
     ``verdicts`` is what :func:`attention_explained.claims.evaluate_all` returned.
     """
     failures = []
-    for name in CLAIM_MARKER.findall(markdown):
+    for name in names:
         verdict = verdicts.get(name)
         if verdict is None:
             failures.append(f"unknown claim {name!r} (known: {', '.join(sorted(verdicts))})")
@@ -28,4 +30,9 @@ def check_claims(markdown: str, verdicts: Mapping[str, Mapping[str, Any]], where
             failures.append(f"claim {name!r} does not hold: {verdict['statement']} ({read})")
     if failures:
         raise ClaimError(f"{where}: " + "; ".join(failures))
+
+
+def check_claims(markdown: str, verdicts: Mapping[str, Mapping[str, Any]], where: str) -> str:
+    """Return ``markdown`` without its claim markers; raise if any marked claim fails."""
+    check_claim_names(CLAIM_MARKER.findall(markdown), verdicts, where)
     return CLAIM_MARKER.sub("", markdown)

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import hashlib
 import html as html_lib
+import json
+import os
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -121,8 +123,58 @@ def aligned_to_html(tex: str) -> str | None:
     return '<div class="ae-aligned">' + "".join(cells) + "</div>"
 
 
+_converted: dict[tuple[str, bool], str] = {}  # (TeX, display) → MathML, see conversions_key
+_saved = 0  # how many of them are on disk already
+
+
 def tex_to_mathml(tex: str, display: bool = False) -> str:
-    """One formula as a ``<math>`` element in MathML Core, or MathError."""
+    """One formula as a ``<math>`` element in MathML Core, or MathError.
+
+    Remembered: the font's character scan and both languages convert the same formulas,
+    and ``load_conversions`` brings back an earlier build's.
+    """
+    key = (tex, display)
+    found = _converted.get(key)
+    if found is None:
+        found = _converted[key] = _convert(tex, display)
+    return found
+
+
+def conversions_key() -> str:
+    """What a remembered conversion depends on: this module and latex2mathml's version."""
+    from importlib.metadata import version
+
+    digest = hashlib.sha256(Path(__file__).read_bytes())
+    digest.update(version("latex2mathml").encode())
+    return digest.hexdigest()[:16]
+
+
+def load_conversions(path: Path) -> None:
+    """Remember the conversions saved at ``path`` (named by ``conversions_key``), if any."""
+    global _saved
+    try:
+        rows = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return
+    for tex, display, mathml in rows:
+        _converted.setdefault((tex, bool(display)), mathml)
+    _saved = len(_converted)
+
+
+def save_conversions(path: Path) -> None:
+    """Write every remembered conversion to ``path`` (atomically) if there are new ones."""
+    global _saved
+    if len(_converted) == _saved:
+        return
+    rows = sorted([tex, display, mathml] for (tex, display), mathml in _converted.items())
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(rows, ensure_ascii=False), encoding="utf-8")
+    os.replace(tmp, path)
+    _saved = len(_converted)
+
+
+def _convert(tex: str, display: bool) -> str:
     from latex2mathml.converter import convert
 
     source = _prepare_tex(tex)

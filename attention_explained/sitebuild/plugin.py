@@ -7,6 +7,7 @@ Thin by design: it decides *when* (once per build, not once per language) and *w
 
 from __future__ import annotations
 
+import html
 import logging
 import posixpath
 import signal
@@ -110,6 +111,10 @@ class _Build:
         self.commit: str | None = None  # the commit "Open in Colab" installs
         self.math_font: tuple[Path, Path, set[int]] | None = None  # font, its CSS, code points
         self.notebook_pages: list[str] = []  # their HTML: the shared CSS keeps what they use
+        self.number_names: dict[str, str] = {}  # token → {{ae:name}}, every page's
+        self.unfilled: list[tuple[str, str]] = []  # (written HTML, page): numbers come later
+        self.claims: list[tuple[str, list[str]]] = []  # (page, claim names it marks)
+        self.alt_claims: list[tuple[str, str]] = []  # (page, figure id whose alt text states)
 
 
 class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
@@ -130,15 +135,21 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
     - ``on_pre_page`` (100): while serving, let the page reuse its HTML from the last rebuild
       if its Markdown is unchanged; before mkdocs-jupyter reads a notebook, wait for its
       execution.
-    - ``on_page_markdown`` (0): fill ``{{ae:…}}`` (waiting for the numbers only), check claim
-      markers, rewrite figure lines. Pages never wait for figures.
+    - ``on_page_markdown`` (0): turn ``{{ae:…}}`` into tokens, take the claim markers out
+      (their verdicts are checked once the numbers exist), rewrite figure lines. Pages wait
+      neither for the numbers nor for the figures, so both languages are rendered while the
+      worker still trains.
+    - ``on_page_content`` (0): typeset the math; refuse a number inside math or a heading.
+    - ``on_post_page`` (-50): put the numbers in the page's HTML if they exist by now;
+      otherwise the written file gets them in ``on_post_build``.
     - ``on_page_content`` (0): move a notebook page's inline CSS/JS into shared files.
     - ``on_env`` (0): keep compiled templates in the cache between builds.
     - ``on_post_build`` (-200): after i18n's, so it runs at the end of each language's build,
       and the outermost call comes after the LAST language: wait for the figures and copy the
-      generated files; after the last language, write the notebook pages' shared CSS/JS
-      (every language's) at the site root and close the worker (unless serving) and the
-      notebook kernel.
+      generated files; after the last language, check every marked claim, put the numbers
+      in the pages written before they existed and in each language's search index, write
+      the notebook pages' shared CSS/JS (every language's) at the site root and close the
+      worker (unless serving) and the notebook kernel.
 
     To add a build step, put its logic in a module beside this one as pure functions and
     call it from the handler of its event here (a few lines).
@@ -290,27 +301,27 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
         where = page.file.src_uri
         try:
             if md.has_numbers(markdown):
-                markdown = md.expand_numbers(markdown, self._numbers(), where)
+                markdown, names = md.mark_numbers(markdown, where)
+                self.build.number_names.update(names)
             if "claim:" in markdown:
-                from attention_explained.sitebuild.claims import check_claims
+                from attention_explained.sitebuild.claims import CLAIM_MARKER
 
-                markdown = check_claims(markdown, self._verdicts(), where)
+                self.build.claims.append((where, CLAIM_MARKER.findall(markdown)))
+                markdown = CLAIM_MARKER.sub("", markdown)
             if "figures/" in markdown:
                 lang, _ = _languages(config)
                 markdown = self._figures(markdown, lang, where)
-        except ValueError as exc:  # MarkdownError, ClaimError
+        except ValueError as exc:  # MarkdownError
             raise PluginError(f"attention-explained: {exc}") from exc
         return markdown
 
     def _figures(self, markdown: str, lang: str, where: str) -> str:
-        """Check the claims a package alt text states, then rewrite the figure lines."""
-        from attention_explained.sitebuild.figure_claims import check_alt_claims
-
+        """Note the claims a package alt text states, then rewrite the figure lines."""
         strings = self.build.cache.graph.strings()
         alt_claims = strings.get("ALT_CLAIMS", {})
         for figure_id in md.figures_without_alt(markdown):
             if alt_claims.get(figure_id):
-                check_alt_claims(figure_id, self._verdicts(), where, alt_claims)
+                self.build.alt_claims.append((where, figure_id))
         figure_lang = lang if lang in LANGS else "en"
         return md.rewrite_figures(
             markdown,
@@ -319,24 +330,58 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
             where,
         )
 
-    def _wait_data(self) -> None:
-        if self.build.job is not None:
+    def _data_ready(self) -> bool:
+        """The numbers and verdicts are in the cache (raises if making them failed)."""
+        job = self.build.job
+        if job is not None and "data" in job.ready:
+            if not job.ready["data"].is_set():
+                return False
             try:
-                self.build.job.wait_data()
+                job.wait_data()
             except RuntimeError as exc:
                 raise PluginError(f"attention-explained: {exc}") from exc
-
-    def _numbers(self) -> dict[str, str]:
         if self.build.numbers is None:
-            self._wait_data()
             self.build.numbers = self.build.cache.load_numbers()
-        return self.build.numbers
-
-    def _verdicts(self) -> dict:
-        if self.build.verdicts is None:
-            self._wait_data()
             self.build.verdicts = self.build.cache.load_claims()
-        return self.build.verdicts
+        return True
+
+    def _check_claims(self) -> None:
+        """Every claim a page marks or a figure's alt text states must hold (verdicts exist)."""
+        from attention_explained.sitebuild.claims import ClaimError, check_claim_names
+        from attention_explained.sitebuild.figure_claims import check_alt_claims
+
+        alt_claims = self.build.cache.graph.strings().get("ALT_CLAIMS", {})
+        try:
+            for where, names in self.build.claims:
+                check_claim_names(names, self.build.verdicts, where)
+            for where, figure_id in self.build.alt_claims:
+                check_alt_claims(figure_id, self.build.verdicts, where, alt_claims)
+        except ClaimError as exc:
+            raise PluginError(f"attention-explained: {exc}") from exc
+
+    def _fill(self, text: str, where: str, escape=None) -> str:
+        try:
+            return md.fill_numbers(
+                text,
+                self.build.number_names,
+                self.build.numbers,
+                where,
+                escape=escape or html.escape,
+            )
+        except ValueError as exc:
+            raise PluginError(f"attention-explained: {exc}") from exc
+
+    def _fill_written(self) -> None:
+        """Numbers into the pages written before they existed, and into the search indexes."""
+        while self.build.unfilled:
+            path, where = self.build.unfilled.pop()
+            target = Path(path)
+            target.write_text(self._fill(target.read_text("utf-8"), where), encoding="utf-8")
+        for index in sorted(self.build.site_dir.glob("**/search/search_index.json")):
+            text = index.read_text("utf-8")
+            if md.TOKEN.search(text):
+                filled = self._fill(text, str(index), md.json_string)
+                index.write_text(filled, encoding="utf-8")
 
     # -- notebook pages: shared CSS/JS instead of 600 KB inline --------------------------------
     def on_page_content(self, html: str, page, config: MkDocsConfig, files: Files):
@@ -353,6 +398,13 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
 
     def _typeset(self, html: str, page) -> str:
         """TeX → MathML at build time; a formula the font cannot draw stops the build."""
+        if md.TOKEN.search(html):
+            misplaced = md.misplaced_numbers(html)
+            if misplaced:
+                raise PluginError(
+                    f"attention-explained: {page.file.src_uri}: {misplaced[0]} "
+                    "(write the {{ae:…}} number outside $…$ and outside headings)"
+                )
         if self.build.math_font is None:
             return html
         from attention_explained.sitebuild import math
@@ -392,41 +444,51 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
     # -- per language, and after the last one -------------------------------------------------
     @event_priority(-200)  # after mkdocs-static-i18n's, which builds the other languages
     def on_post_build(self, config: MkDocsConfig):
+        if _i18n_building(config):
+            return  # the outermost call, after the last language, does it all
         build = self.build
-        if build.job is not None:
-            try:
-                build.job.wait()
-            except RuntimeError as exc:
-                self._finish(build)
-                raise PluginError(f"attention-explained: {exc}") from exc
-        while build.pending:  # every language's so far: i18n nests the builds
-            build.pending.pop().copy_now()
-        if not _i18n_building(config):  # the last language is done
+        try:
+            # What needs only the rendered pages first, while the worker may still draw.
             self._write_search_data(config)
-            from attention_explained.sitebuild.css import prune_css
-
-            for name, text in build.shared.files.items():  # every language's, at the root
-                if name.endswith(".css"):  # JupyterLab's whole stylesheet: keep what can match
-                    text = prune_css(text, build.notebook_pages)
-                target = build.site_dir / name
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_text(text, encoding="utf-8")
+            self._write_shared_notebook_files()
+            if build.job is not None:
+                try:
+                    build.job.wait()
+                except RuntimeError as exc:
+                    raise PluginError(f"attention-explained: {exc}") from exc
+            while build.pending:  # every language's
+                build.pending.pop().copy_now()
+            self._data_ready()  # the job is done: this only loads them
+            self._check_claims()
+            self._fill_written()
+        finally:
             self._finish(build)
-            cached = len(build.cache.figure_ids) - len(build.stale) if self.config.figures else 0
-            executed = len(build.runner.executed) if build.runner else 0
-            reused = ""
-            if self.render_cache is not None:
-                reused = f"; pages reused {self.render_cache.hits}"
-                self.render_cache.hits = 0
-            log.info(
-                "attention-explained: figures rendered %d, from cache %d; "
-                "notebooks executed %d%s; %.1f s",
-                len(build.stale),
-                cached,
-                executed,
-                reused,
-                time.perf_counter() - build.clock,
-            )
+        cached = len(build.cache.figure_ids) - len(build.stale) if self.config.figures else 0
+        executed = len(build.runner.executed) if build.runner else 0
+        reused = ""
+        if self.render_cache is not None:
+            reused = f"; pages reused {self.render_cache.hits}"
+            self.render_cache.hits = 0
+        log.info(
+            "attention-explained: figures rendered %d, from cache %d; "
+            "notebooks executed %d%s; %.1f s",
+            len(build.stale),
+            cached,
+            executed,
+            reused,
+            time.perf_counter() - build.clock,
+        )
+
+    def _write_shared_notebook_files(self) -> None:
+        """The notebook pages' CSS/JS, every language's, at the site root."""
+        from attention_explained.sitebuild.css import prune_css
+
+        for name, text in self.build.shared.files.items():
+            if name.endswith(".css"):  # JupyterLab's whole stylesheet: keep what can match
+                text = prune_css(text, self.build.notebook_pages)
+            target = self.build.site_dir / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
 
     def _write_search_data(self, config: MkDocsConfig) -> None:
         """``search/<lang>.json`` for the search worker wrapper (``search.py``): the Korean
@@ -441,8 +503,8 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
         prefixes = {lang: "" if lang == default else f"{lang}/" for lang in LANGS}
         others = tuple(prefix for prefix in prefixes.values() if prefix)
         entries = getattr(search.search_index, "entries", [])
-        texts = [
-            f"{e['title']}\n{e['text']}"
+        texts = [  # numbers are no words to stem: their tokens go, whether or not they exist
+            md.TOKEN.sub("", f"{e['title']}\n{e['text']}")
             for e in entries
             if not e.get("location", "").startswith(others)  # the default language's pages
         ]
@@ -467,6 +529,11 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
 
     @event_priority(-50)  # after mkdocs-jupyter copied the executed .ipynb into the site
     def on_post_page(self, output: str, page, config: MkDocsConfig):
+        if md.TOKEN.search(output):
+            if self._data_ready():
+                output = self._fill(output, page.file.src_uri)
+            else:  # written with tokens; on_post_build fills it
+                self.build.unfilled.append((page.file.abs_dest_path, page.file.src_uri))
         if page.meta.get("colab_url"):
             from attention_explained.sitebuild.colab import add_install_cell, build_commit
 
@@ -477,6 +544,10 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
         return output
 
     def _finish(self, build: _Build) -> None:
+        if build.math_font is not None:
+            from attention_explained.sitebuild import math
+
+            math.save_conversions(_conversions_path(build.cache.root))
         if build.runner is not None:
             build.runner.close()
         if not self.serving and self._one_shot is not None:
@@ -513,6 +584,7 @@ def _prepare_math_font(cache_root: Path, docs_dir: Path) -> tuple[Path, Path, se
     from attention_explained.sitebuild import math
 
     source = math.font_source()
+    math.load_conversions(_conversions_path(cache_root))
     chars = math.characters_for(sorted(docs_dir.rglob("*.md")))
     folder = cache_root / "math-font" / math.font_cache_key(source, chars)
     font, css = folder / f"{math.FONT_NAME}.woff2", folder / "math.css"
@@ -520,6 +592,13 @@ def _prepare_math_font(cache_root: Path, docs_dir: Path) -> tuple[Path, Path, se
         math.subset_math_font(source, font, chars)
     css.write_text(math.font_css(f"{math.FONT_NAME}.woff2"), encoding="utf-8")
     return font, css, {ord(c) for c in chars}
+
+
+def _conversions_path(cache_root: Path) -> Path:
+    """Where TeX → MathML conversions are kept between builds (one file per converter)."""
+    from attention_explained.sitebuild import math
+
+    return cache_root / "math-font" / f"mathml-{math.conversions_key()}.json"
 
 
 def _separate_notebook_html_cache(config: MkDocsConfig, folder: Path) -> None:
