@@ -481,11 +481,11 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
 
     def _write_shared_notebook_files(self) -> None:
         """The notebook pages' CSS/JS, every language's, at the site root."""
-        from attention_explained.sitebuild.css import prune_css
+        from attention_explained.sitebuild.css import pruned_css
 
         for name, text in self.build.shared.files.items():
             if name.endswith(".css"):  # JupyterLab's whole stylesheet: keep what can match
-                text = prune_css(text, self.build.notebook_pages)
+                text = pruned_css(text, self.build.notebook_pages, self.build.cache.root / "css")
             target = self.build.site_dir / name
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8")

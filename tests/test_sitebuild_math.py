@@ -1,0 +1,46 @@
+"""TeX → MathML at build time (sitebuild/math.py): the conversion and its memory."""
+
+from __future__ import annotations
+
+import pytest
+
+from attention_explained.sitebuild import math
+
+
+@pytest.fixture
+def fresh_memory(monkeypatch):
+    monkeypatch.setattr(math, "_converted", {})
+    monkeypatch.setattr(math, "_saved", 0)
+
+
+def test_a_formula_becomes_mathml_with_its_tex_as_alt_text(fresh_memory):
+    out = math.tex_to_mathml(r"q\cdot k/\sqrt{d_k}")
+    assert out.startswith('<math alttext="q\\cdot k/\\sqrt{d_k}"')
+    assert "<msqrt>" in out and "xmlns" not in out
+    assert 'display="block"' in math.tex_to_mathml("x", display=True)
+
+
+def test_a_formula_latex2mathml_cannot_read_names_itself(fresh_memory):
+    with pytest.raises(math.MathError, match="empty formula"):
+        math.tex_to_mathml("   ")
+
+
+def test_conversions_are_remembered_and_come_back_from_disk(fresh_memory, tmp_path, monkeypatch):
+    path = tmp_path / f"mathml-{math.conversions_key()}.json"
+    first = math.tex_to_mathml(r"\sqrt{d_k}")
+    math.save_conversions(path)
+    assert path.is_file()
+    monkeypatch.setattr(math, "_converted", {})
+
+    def fail(tex, display):
+        raise AssertionError(f"converted {tex!r} again")
+
+    monkeypatch.setattr(math, "_convert", fail)
+    math.load_conversions(path)
+    assert math.tex_to_mathml(r"\sqrt{d_k}") == first
+    with pytest.raises(AssertionError, match="again"):  # never seen: converted
+        math.tex_to_mathml("y")
+    stamp = path.stat().st_mtime_ns
+    math.save_conversions(path)  # nothing new: not rewritten
+    assert path.stat().st_mtime_ns == stamp
+    math.load_conversions(tmp_path / "missing.json")  # no file: nothing to remember
