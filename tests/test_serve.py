@@ -143,6 +143,11 @@ def test_page_and_figure_edits_show_in_the_tab(served, open_session):
     page.wait_for_function(
         "() => document.querySelector('h1')?.innerText === '바뀐 제목'", timeout=120_000
     )
+    # Unchanged pages reuse their search entries; the edited one is indexed again.
+    index_json = page.request.get(serve.url + "search/search_index.json").json()
+    titles = {doc["location"]: doc["title"] for doc in index_json["docs"]}
+    assert titles[""] == "바뀐 제목", titles
+    assert re.search(r"search entries reused [1-9]", serve.read()), serve.read()
 
     page.wait_for_function(RATIO, timeout=60_000)
     before_ratio, before_rebuilds = page.evaluate(RATIO), serve.rebuilds()

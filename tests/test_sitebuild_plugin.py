@@ -20,6 +20,7 @@ from site_build import build, listing, make_site, notebook
 from attention_explained.figures import FIGURE_IDS
 from attention_explained.figures.strings import alt_text
 from attention_explained.sitebuild.cache import AssetCache
+from attention_explained.sitebuild.markdown import TOKEN
 
 
 @pytest.fixture(scope="module")
@@ -182,6 +183,28 @@ def test_pages_are_rendered_while_a_figure_is_drawn(site, tmp_path, ae_cache, pa
     assert "figures/logit-variance.svg" in html and (root / "site/en/figures").is_dir()
 
 
+def test_pages_are_rendered_while_the_numbers_are_computed(site, tmp_path, ae_cache, package_copy):
+    """Numbers stale: both languages are rendered first and get the numbers afterwards,
+    in their HTML and in the search index."""
+    module = package_copy / "attention_explained/quantities.py"
+    source = module.read_text(encoding="utf-8")
+    head = "def compute() -> dict[str, str]:\n"
+    assert source.count(head) == 1
+    module.write_text(source.replace(head, head + "    __import__('time').sleep(4)\n"), "utf-8")
+    root = make_site(tmp_path / "slow-numbers", ae_cache)
+    result = build(root, pythonpath=package_copy)
+    assert result.returncode == 0, result.stderr
+    log = result.stderr
+    assert log.index("Building 'en' documentation") < log.index("stage numbers")
+    for path in ("site/index.html", "site/en/index.html", "site/search/search_index.json"):
+        text = (root / path).read_text(encoding="utf-8")
+        assert not TOKEN.search(text), path
+    numbers = json.loads(AssetCache(ae_cache).numbers_path.read_text(encoding="utf-8"))
+    for page in ("site/index.html", "site/en/index.html"):  # the same numbers, filled late
+        html = (root / page).read_text(encoding="utf-8")
+        assert numbers["std.measured.d1024"] in html, page
+
+
 def test_assets_only_the_english_build_adds_are_written(tmp_path, ae_cache):
     """A notebook page that exists only in English still gets its shared CSS and JS."""
     root = make_site(
@@ -216,6 +239,8 @@ def test_the_whole_output_is_what_the_site_should_have(site):
         if (root / "site" / p).is_file() and not p.removeprefix("en/").startswith(theme)
     ]
     expected = ["404.html", "index.html", "sitemap.xml", "sitemap.xml.gz"]
+    # One search index for both languages, and each language's query data (search.py).
+    expected += ["search/search_index.json", "search/ko.json", "search/en.json"]
     # The math font and its CSS once, at the root: every language's pages link that copy.
     expected += ["assets/math/math.css", "assets/math/stix-two-math.woff2"]
     for prefix in ("", "en/"):

@@ -124,6 +124,7 @@ def _blank_strings(tree: ast.AST) -> str:
 
 
 _PARSED: dict[tuple[str, bytes], tuple] = {}
+_BLANKED: dict[bytes, str] = {}  # strings module source → its code without string values
 
 
 class ImportGraph:
@@ -225,7 +226,10 @@ class ImportGraph:
     def source_part(self, name: str) -> bytes | str:
         """What module ``name`` contributes to a key: its source (strings: code only)."""
         if name == STRINGS_MODULE:
-            return name + "\n" + _blank_strings(self.trees[name])
+            source = self.modules[name].source
+            if source not in _BLANKED:  # a fresh tree: the transformer edits it in place
+                _BLANKED[source] = _blank_strings(ast.parse(source))
+            return name + "\n" + _BLANKED[source]
         return name.encode() + b"\n" + self.modules[name].source
 
     def key(self, *parts: str, entries: Iterable[str], extra_external: Iterable[str] = ()) -> str:

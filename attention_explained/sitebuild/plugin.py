@@ -74,6 +74,10 @@ class PluginConfig(base.Config):
     notebook_timeout = BoundedInt(10, 3600, default=300)
     """Seconds one notebook cell may run, in [10, 3600]."""
 
+    term_sheet = c.Type(str, default="CONTRIBUTING.md")
+    """The Korean term sheet (``## Korean term sheet``), relative to mkdocs.yml: search adds
+    its terms for the variants readers type. A site without that file gets no synonyms."""
+
     jobs = BoundedInt(1, 64, default=2)
     """Processes drawing figures in parallel, in [1, 64]."""
 
@@ -162,15 +166,18 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
         self.warm = None  # the worker kept across serve rebuilds
         self._one_shot = None  # the worker of one `mkdocs build`
         self.render_cache = None  # pages' HTML kept across serve rebuilds
+        self.search_entries = None  # pages' search entries kept across serve rebuilds
+        self.kiwi_warm = False  # serve: Kiwi loaded in the background after the first build
         self.build: _Build | None = None
 
     # -- lifecycle ------------------------------------------------------------------------
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
         if self.serving:
-            from attention_explained.sitebuild.render_cache import RenderCache
+            from attention_explained.sitebuild.render_cache import RenderCache, SearchEntryCache
 
             self.render_cache = RenderCache()
+            self.search_entries = SearchEntryCache()
             # `kill <pid>` ends serve through its finally: on_shutdown stops the worker.
             signal.signal(signal.SIGTERM, _raise_keyboard_interrupt)
 
@@ -468,7 +475,8 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
         reused = ""
         if self.render_cache is not None:
             reused = f"; pages reused {self.render_cache.hits}"
-            self.render_cache.hits = 0
+            reused += f", search entries reused {self.search_entries.hits}"
+            self.render_cache.hits = self.search_entries.hits = 0
         log.info(
             "attention-explained: figures rendered %d, from cache %d; "
             "notebooks executed %d%s; %.1f s",
@@ -502,24 +510,35 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
         _, default = _languages(config)
         prefixes = {lang: "" if lang == default else f"{lang}/" for lang in LANGS}
         others = tuple(prefix for prefix in prefixes.values() if prefix)
+        sheet = Path(config.config_file_path or "mkdocs.yml").parent / self.config.term_sheet
         entries = getattr(search.search_index, "entries", [])
         texts = [  # numbers are no words to stem: their tokens go, whether or not they exist
             md.TOKEN.sub("", f"{e['title']}\n{e['text']}")
             for e in entries
             if not e.get("location", "").startswith(others)  # the default language's pages
         ]
+        if self.serving and not self.kiwi_warm:  # the next edit finds Kiwi loaded
+            from attention_explained.sitebuild.search import warm_up
+
+            warm_up(texts)
+            self.kiwi_warm = True
         write_search_data(
             self.build.site_dir,
             self.build.cache.root / "search",
             prefixes,
             default,
             texts,
-            load_term_sheet(),
+            load_term_sheet(sheet) if sheet.is_file() else [],
             search.config.separator or r"[\s\-]+",
         )
 
     # -- Open in Colab (colab.py): the button's URL, and the install cell in the .ipynb -----
+    @event_priority(100)  # before Material's search indexes the page (0)
     def on_page_context(self, context, page, config: MkDocsConfig, nav):
+        if self.search_entries is not None:
+            search = config.plugins.get("material/search") or config.plugins.get("search")
+            if getattr(search, "search_index", None) is not None:
+                self.search_entries.wrap(search.search_index)
         if getattr(page, "nb_url", None) and config.repo_url:
             from attention_explained.sitebuild.colab import colab_url
 

@@ -1,14 +1,19 @@
-"""``mkdocs serve`` only: keep each page's Markdown→HTML between rebuilds while it is unchanged.
+"""``mkdocs serve`` only: keep each page's work between rebuilds while its input is unchanged.
 
-A rebuild converts every page of every language again, although an author changed one. The
-key is everything the conversion reads: the page's final Markdown (numbers and figure lines
-already filled in), its source path and URL, the site's files and their URLs (links are
-resolved against them), and the config file. A hit restores what ``Page.render`` sets.
+A rebuild converts and indexes every page of every language again, although an author
+changed one. Two memories, each keyed by everything its step reads:
+
+- ``RenderCache``, Markdown→HTML: the page's final Markdown (numbers as tokens, figure lines
+  rewritten), its source path and URL, the site's files and their URLs (links are resolved
+  against them), and the config file. A hit restores what ``Page.render`` sets.
+- ``SearchEntryCache``, Material's search entries of a page: its HTML, URL, title, table
+  of contents and the front matter the index reads (``search``, ``tags``, ``title``).
 """
 
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 from attention_explained.sitebuild.keys import digest
@@ -58,3 +63,40 @@ class RenderCache:
                 }
 
         page.render = render
+
+
+def _toc(items) -> list:
+    return [[i.title, i.url, i.level, _toc(i.children)] for i in items]
+
+
+class SearchEntryCache:
+    def __init__(self):
+        self.entries: dict[str, list[dict]] = {}
+        self.hits = 0
+
+    def wrap(self, index) -> None:
+        """Make ``index.add_entry_from_context`` (Material's search) reuse a page's entries."""
+        if getattr(index, "_ae_entry_cache", None) is self:
+            return
+        original = index.add_entry_from_context
+
+        def add_entry_from_context(page) -> None:
+            meta = {k: page.meta.get(k) for k in ("search", "tags", "title")}
+            key = digest(
+                page.url,
+                str(page.title),
+                page.content or "",
+                json.dumps(meta, sort_keys=True, default=str),
+                json.dumps(_toc(page.toc), default=str),
+            )
+            entries = self.entries.get(key)
+            if entries is None:
+                start = len(index.entries)
+                original(page)
+                self.entries[key] = copy.deepcopy(index.entries[start:])
+                return
+            self.hits += 1
+            index.entries.extend(copy.deepcopy(entries))
+
+        index.add_entry_from_context = add_entry_from_context
+        index._ae_entry_cache = self

@@ -24,6 +24,7 @@ import hashlib
 import html
 import json
 import re
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
@@ -193,6 +194,7 @@ def normalise_query(data: dict[str, object], query: str) -> str:
 
 _kiwi = None  # loaded once per process: `mkdocs serve` keeps it across rebuilds
 _analysed: dict[str, list[Morpheme]] = {}  # text → Kiwi's morphemes, for unchanged pages
+_kiwi_lock = threading.Lock()  # the serve warm-up thread and a rebuild may both analyse
 
 
 def kiwi_analyser() -> Analyser:
@@ -202,21 +204,39 @@ def kiwi_analyser() -> Analyser:
     after editing one page analyses only that page's entries again.
     """
     global _kiwi
-    if _kiwi is None:
-        from kiwipiepy import Kiwi
+    with _kiwi_lock:
+        if _kiwi is None:
+            from kiwipiepy import Kiwi
 
-        _kiwi = Kiwi()
+            _kiwi = Kiwi()
+        if len(_analysed) > 20_000:  # a long serve session: start over rather than grow
+            _analysed.clear()
     kiwi = _kiwi
-    if len(_analysed) > 20_000:  # a long serve session: start over rather than grow
-        _analysed.clear()
 
     def analyse(text: str) -> list[Morpheme]:
         found = _analysed.get(text)
         if found is None:
-            found = _analysed[text] = [(t.form, t.tag, t.start, t.len) for t in kiwi.tokenize(text)]
+            with _kiwi_lock:
+                tokens = kiwi.tokenize(text)
+            found = _analysed[text] = [(t.form, t.tag, t.start, t.len) for t in tokens]
         return found
 
     return analyse
+
+
+def warm_up(texts: Sequence[str]) -> threading.Thread:
+    """``mkdocs serve``: load Kiwi and analyse ``texts`` (indexed entries) in the background,
+    so that the first rebuild after an edit analyses only what the edit changed. Kiwi runs
+    outside the GIL, so this costs the serving process nothing it was waiting for."""
+
+    def run() -> None:
+        analyse = kiwi_analyser()
+        for text in texts:
+            analyse(plain_text(text))
+
+    thread = threading.Thread(target=run, name="kiwi-warm-up", daemon=True)
+    thread.start()
+    return thread
 
 
 def kiwi_version() -> str:

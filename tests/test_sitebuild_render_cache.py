@@ -1,0 +1,51 @@
+"""``mkdocs serve``'s memories of a page's work (sitebuild/render_cache.py): search entries."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from material.plugins.search.plugin import SearchIndex
+from mkdocs.structure.toc import TableOfContents
+
+from attention_explained.sitebuild.render_cache import SearchEntryCache
+
+CONTENT = '<h1 id="a">A</h1><p>first</p><h2 id="b">B</h2><p>second</p>'
+
+
+def page(content: str = CONTENT, **meta) -> SimpleNamespace:
+    return SimpleNamespace(url="p/", title="A", content=content, meta=meta, toc=TableOfContents([]))
+
+
+def index() -> SearchIndex:
+    return SearchIndex(lang=["en"], separator=r"[\s\-]+", pipeline=[], fields={})
+
+
+def entries(memory: SearchEntryCache | None, *pages) -> list[dict]:
+    built = index()
+    if memory is not None:
+        memory.wrap(built)
+        memory.wrap(built)  # wrapping twice changes nothing
+    for p in pages:
+        built.add_entry_from_context(p)
+    return built.entries
+
+
+def test_a_reused_page_gives_the_entries_material_would_give():
+    memory = SearchEntryCache()
+    plain = entries(None, page(), page("<h1>C</h1><p>third</p>"))
+    assert entries(memory, page(), page("<h1>C</h1><p>third</p>")) == plain
+    assert memory.hits == 0
+    again = entries(memory, page(), page("<h1>C</h1><p>third</p>"))
+    assert again == plain and memory.hits == 2
+    again[0]["text"] = "edited"  # a copy: the memory is not touched
+    assert entries(memory, page())[0]["text"] == plain[0]["text"]
+
+
+def test_a_changed_page_or_front_matter_is_indexed_again():
+    memory = SearchEntryCache()
+    entries(memory, page())
+    changed = entries(memory, page(CONTENT.replace("second", "changed")))
+    assert memory.hits == 0 and "changed" in changed[-1]["text"]
+    boosted = entries(memory, page(search={"boost": 2}))
+    assert memory.hits == 0 and boosted[0]["boost"] == 2
+    assert entries(memory, page(search={"exclude": True})) == []
