@@ -206,6 +206,11 @@ class _Server:
     def run(self, job: dict) -> None:
         from concurrent.futures import as_completed
 
+        if job.get("figures") and self.pool is None:
+            # Start the drawing processes now: they import matplotlib while TensorFlow loads
+            # here, instead of after it (the pool spawns a process per task it cannot place).
+            for _ in range(self.jobs):
+                self._pool().submit(os.getpid)
         if (job.get("figures") or job.get("data")) and "tensorflow" not in sys.modules:
             with _Stage("tf-import"):
                 _import_tensorflow()
