@@ -2,7 +2,9 @@
 
 All runs happen in one go on this machine, so the ratios hold even when it is noisy:
 
-  (a) baseline  the note's script from ../shared/seed/ (plt.show() → savefig), project venv
+  (a) baseline  the note's script from ../shared/seed/ (plt.show() → savefig), project venv;
+                also run right before every run of (b)–(e), and each ratio is to those
+                paired runs, since a VM's speed drifts over the minutes a bench takes
   (b) cold      build with no .cache/ and no site/
   (c) warm      build again, nothing changed
   (d) page      build after editing one Markdown page
@@ -617,9 +619,12 @@ def main(argv: list[str] | None = None) -> int:
             source = checkout(args.before, ws.root / "before-src")
             old = Workspace(ws.root / "before", source)
             old_samples = []
+        baseline = steps[0][1]
         for name, action, before in steps:
-            samples = []
+            samples, paired = [], []
             for _ in range(args.repeat):
+                if name != "baseline":  # the note's script right before: the same machine speed
+                    paired.append(baseline()[0])
                 if name == "cold" and old is not None:
                     old.clean()
                     old_samples.append(old.build())
@@ -630,6 +635,8 @@ def main(argv: list[str] | None = None) -> int:
                 samples.append(action())
                 print(f"  {name:9s} {samples[-1][0]:6.1f} s", file=sys.stderr, flush=True)
             results[name] = summarise(samples)
+            if paired:
+                results[name]["baseline_seconds"] = round(statistics.median(paired), 3)
             if name == "cold" and old is not None:
                 results["cold_before"] = summarise(old_samples)
                 results["cold_before"]["ref"] = args.before
@@ -656,8 +663,11 @@ def main(argv: list[str] | None = None) -> int:
             results["serve"] = serve_loop(ws, make_floor(ws.root), args.repeat)
 
     base = results["baseline"]["seconds"]
+    # Each ratio is to the note's script timed right before each of its runs (the machine's
+    # speed drifts over a long bench); the interleaved "before" builds share cold's.
+    results.get("cold_before", {})["baseline_seconds"] = results["cold"]["baseline_seconds"]
     ratios = {
-        k: results[k]["seconds"] / base
+        k: results[k]["seconds"] / results[k].get("baseline_seconds", base)
         for k in ("cold", "cold_before", "warm", "page", "figure")
         if k in results
     }
@@ -692,6 +702,7 @@ def main(argv: list[str] | None = None) -> int:
         f"\nMachine: {report['machine']} ({report['date']}); median of {args.repeat} runs; "
         f"load average at the end {load} (other processes may have been running)\n"
     )
+    print("× baseline: to the note's script timed right before each run (its median in brackets)\n")
     print("| run | median s | min–max s | peak RSS MB | × baseline | target |")
     print("| --- | ---: | ---: | ---: | ---: | --- |")
     labels = {
@@ -714,6 +725,8 @@ def main(argv: list[str] | None = None) -> int:
             continue
         r = results[key]
         ratio = "1.00" if key == "baseline" else f"{ratios[key]:.2f}"
+        if "baseline_seconds" in r:
+            ratio += f" ({r['baseline_seconds']:.1f} s)"
         print(
             f"| {label} | {r['seconds']:.1f} | {r['min']:.1f}–{r['max']:.1f} | "
             f"{r['rss_mb']:.0f} | {ratio} | {limits.get(key, '')} |"

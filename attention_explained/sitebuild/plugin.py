@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import logging
+import os
 import posixpath
 import signal
 import time
@@ -26,6 +27,12 @@ from attention_explained.sitebuild.cache import AssetCache
 from attention_explained.sitebuild.keys import PACKAGE_DIR, ImportGraph, digest
 
 log = logging.getLogger("mkdocs.plugins.attention_explained")
+
+# nbconvert's NbConvertApp instantiates every installed exporter when it is imported, to ask
+# each whether the user's Jupyter config enables it: ~0.4 s of every build, for a list that
+# mkdocs-jupyter never reads. This switch (nbconvert's own) keeps the list without that. The
+# plugin is listed before mkdocs-jupyter in mkdocs.yml, so it is set before nbconvert loads.
+os.environ.setdefault("NBCONVERT_DISABLE_CONFIG_EXPORTERS", "1")
 LANGS = ("ko", "en")  # the languages figures are drawn in (figures.registry.LANGS)
 THEMES = (("light", ""), ("dark", ".dark"))  # theme → file suffix on the site
 
