@@ -159,7 +159,12 @@ def test_page_and_figure_edits_show_in_the_tab(served, open_session):
     rendered = re.findall(r"figures rendered (\d+)", serve.read())[-1]
     assert int(rendered) == 1, serve.read()
 
-    edit_figure_code(package)  # again: the same worker draws it, TensorFlow is not re-imported
+    # Again: the same worker draws it, TensorFlow is not re-imported, and the tab shows the
+    # second edit too (a drawing process idle until now must not draw the code it loaded).
+    after_first = page.evaluate(RATIO)
+    edit_figure_code(package)
+    page.wait_for_function(f"() => ({RATIO})() !== null && ({RATIO})() < {after_first} - 0.05",
+                           timeout=180_000)  # fmt: skip
     wait_for(lambda: serve.rebuilds() > before_rebuilds + 1, 180, "a second figure rebuild")
     assert serve.read().count("stage tf-import") <= 1, serve.read()
     # The Korean page changed; the English one came from the last rebuild's HTML.

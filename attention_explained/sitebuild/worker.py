@@ -106,8 +106,15 @@ def background_priority(pid: int = 0) -> None:
         os.setpriority(os.PRIO_PROCESS, pid, min(19, current + BACKGROUND_NICE))
 
 
-def _warm_up() -> None:
-    """Import matplotlib and the figure modules while the parent imports TensorFlow."""
+def _warm_up(fingerprints: dict[str, str]) -> None:
+    """Import matplotlib and the figure modules while the parent imports TensorFlow.
+
+    ``fingerprints`` are those of the job that started the pool, taken before this import:
+    the code imported here is at least that new. Recording them now (not at this process's
+    first drawing, which may come in a later job) lets that drawing reload what changed.
+    """
+    global _known
+    _known = dict(fingerprints) or None
     from attention_explained.figures import load_all
 
     if sys.platform == "linux":  # a worker that is killed takes its drawing processes along
@@ -191,7 +198,7 @@ class _Server:
         self.jobs = jobs
         self.pool = None
 
-    def _pool(self):
+    def _pool(self, fingerprints: dict[str, str]):
         if self.pool is None:
             import multiprocessing
             from concurrent.futures import ProcessPoolExecutor
@@ -200,29 +207,30 @@ class _Server:
                 max_workers=max(1, self.jobs),
                 mp_context=multiprocessing.get_context("spawn"),  # never fork TensorFlow
                 initializer=_warm_up,
+                initargs=(fingerprints,),
             )
         return self.pool
 
     def run(self, job: dict) -> None:
         from concurrent.futures import as_completed
 
+        n, out = job["job"], Path(job["out"])
+        fingerprints = job.get("fingerprints") or {}
         if job.get("figures") and self.pool is None:
             # Start the drawing processes now: they import matplotlib while TensorFlow loads
             # here, instead of after it (the pool spawns a process per task it cannot place).
             for _ in range(self.jobs):
-                self._pool().submit(os.getpid)
+                self._pool(fingerprints).submit(os.getpid)
         if (job.get("figures") or job.get("data")) and "tensorflow" not in sys.modules:
             with _Stage("tf-import"):
                 _import_tensorflow()
 
-        n, out = job["job"], Path(job["out"])
-        fingerprints = job.get("fingerprints") or {}
         dropped = refresh_modules(fingerprints)
         if dropped:
             _emit("reloaded", job=n, modules=dropped)
         drawings = {}
         if job.get("figures"):
-            pool = self._pool()
+            pool = self._pool(fingerprints)
             from importlib import import_module
 
             from attention_explained.figures.registry import get, module_name
