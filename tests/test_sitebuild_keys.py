@@ -164,3 +164,35 @@ def test_versions_name_the_distributions_the_code_imports():
     assert {"tensorflow", "matplotlib", "numpy", "koreanize_matplotlib"} <= external
     named = keys.versions(tuple(sorted(external)))
     assert "matplotlib==" in named and "numpy==" in named and "koreanize-matplotlib==" in named
+
+
+def test_the_import_memo_gives_the_same_graph_and_spares_the_parse(package, tmp_path, monkeypatch):
+    """A build reads each module's imports from the memo while its source is unchanged."""
+    memo = keys.memo_path(tmp_path)
+    monkeypatch.setattr(keys, "_PARSED", {})  # this process has parsed nothing yet
+    fresh = ImportGraph(package, memo=memo)
+    assert memo.is_file()
+    assert {n: m.imports for n, m in fresh.modules.items()} == {
+        n: m.imports for n, m in ImportGraph(package).modules.items()
+    }
+    expected = all_keys(package)
+
+    monkeypatch.setattr(keys, "_PARSED", {})
+    parsed = []
+    real_parse = keys.ast.parse
+    monkeypatch.setattr(
+        keys.ast, "parse", lambda source, *a, **k: parsed.append(source) or real_parse(source)
+    )
+    remembered = ImportGraph(package, memo=memo)
+    assert parsed == []  # nothing parsed: every module came from the memo
+    assert {n: m.imports for n, m in remembered.modules.items()} == {
+        n: m.imports for n, m in fresh.modules.items()
+    }
+    assert remembered.figure_ids() == fresh.figure_ids()  # the one tree it needs, on demand
+
+    edit(package / "figures/_data.py")
+    monkeypatch.setattr(keys, "_PARSED", {})
+    parsed.clear()
+    edited = ImportGraph(package, memo=memo)
+    assert len(parsed) == 1 and b"_EDITED_BY_TEST" in parsed[0]  # only the edited module
+    assert edited.figure_key(FIGURE_IDS[0]) != expected[f"figure {FIGURE_IDS[0]}"]

@@ -20,6 +20,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
+import os
 import re
 import runpy
 import sys
@@ -123,41 +124,82 @@ def _blank_strings(tree: ast.AST) -> str:
     return ast.dump(Blank().visit(tree))
 
 
-_PARSED: dict[tuple[str, bytes], tuple] = {}
+_PARSED: dict[bytes, list] = {}  # module source → [imports, literal imports, lazy map]
 _BLANKED: dict[bytes, str] = {}  # strings module source → its code without string values
 
 
-class ImportGraph:
-    """The package's modules and what each imports, read from the files in ``package_dir``."""
+def memo_path(cache_root: Path) -> Path:
+    """Where a cache keeps the import memo: named by this module's code and Python's version,
+    which decide what the parse finds."""
+    code = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
+    python = f"{sys.version_info[0]}{sys.version_info[1]}"
+    return Path(cache_root) / "keys" / f"imports-{code}-py{python}.json"
 
-    def __init__(self, package_dir: Path = PACKAGE_DIR):
+
+def _load_memo(path: Path | None) -> dict[str, list]:
+    if path is None:
+        return {}
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def _save_memo(path: Path, rows: dict[str, list]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(rows, sort_keys=True), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+class ImportGraph:
+    """The package's modules and what each imports, read from the files in ``package_dir``.
+
+    ``memo``: a JSON file that keeps each module's imports by the digest of its source, so a
+    build whose code did not change reads them instead of parsing 60 modules (see
+    :func:`memo_path`). Without it, everything is parsed.
+    """
+
+    def __init__(self, package_dir: Path = PACKAGE_DIR, *, memo: Path | None = None):
         self.package_dir = Path(package_dir)
-        self.trees: dict[str, ast.Module] = {}
+        self._trees: dict[str, ast.Module] = {}
         self._parsed: dict[str, tuple] = {}
+        remembered = _load_memo(memo)
+        kept: dict[str, list] = {}
         for path in sorted(self.package_dir.rglob("*.py")):
             rel = path.relative_to(self.package_dir).with_suffix("")
             parts = [PACKAGE, *rel.parts]
             if parts[-1] == "__init__":
                 parts.pop()
-            self._parsed[".".join(parts)] = self._parse(".".join(parts), path)
+            self._parsed[".".join(parts)] = self._parse(path, remembered, kept)
         self.modules: dict[str, ModuleInfo] = {name: self._read(name) for name in self._parsed}
+        if memo is not None and kept != remembered:
+            _save_memo(memo, kept)
 
     def path(self, name: str) -> Path:
         rel = Path(*name.split(".")[1:])
         package = self.package_dir / rel / "__init__.py"
         return package if package.is_file() else (self.package_dir / rel).with_suffix(".py")
 
-    def _parse(self, name: str, path: Path) -> tuple:
+    def tree(self, name: str) -> ast.Module:
+        """Module ``name``'s syntax tree (parsed when first asked for)."""
+        if name not in self._trees:
+            self._trees[name] = ast.parse(self._parsed[name][1], filename=str(self.path(name)))
+        return self._trees[name]
+
+    def _parse(self, path: Path, remembered: dict[str, list], kept: dict[str, list]) -> tuple:
+        """(path, source, imports, literal imports, lazy map) of one module."""
         source = path.read_bytes()
-        cached = _PARSED.get((name, source))
-        if cached is None:
+        key = hashlib.sha256(source).hexdigest()[:24]
+        row = _PARSED.get(source) or remembered.get(key)
+        if row is None:
             tree = ast.parse(source, filename=str(path))
             visitor = _Imports()
             visitor.visit(tree)
-            cached = (tree, visitor.names, visitor.literal, _lazy_map(tree))
-            _PARSED[name, source] = cached
-        self.trees[name] = cached[0]
-        return (path, source, *cached)
+            row = [[list(n) for n in visitor.names], visitor.literal, _lazy_map(tree)]
+        _PARSED[source] = kept[key] = row
+        names = [(module, tuple(imported), level) for module, imported, level in row[0]]
+        return (path, source, None, names, list(row[1]), dict(row[2]))
 
     def _read(self, name: str) -> ModuleInfo:
         path, source, _, names, literal, _ = self._parsed[name]
@@ -245,7 +287,7 @@ class ImportGraph:
     # -- the assets ------------------------------------------------------------------------
     def figure_ids(self) -> tuple[str, ...]:
         """``FIGURE_IDS`` as written in the registry, read without importing it."""
-        for node in self.trees[FIGURE_REGISTRY].body:
+        for node in self.tree(FIGURE_REGISTRY).body:
             if isinstance(node, ast.Assign) and any(
                 isinstance(t, ast.Name) and t.id == "FIGURE_IDS" for t in node.targets
             ):
@@ -292,26 +334,35 @@ def _strings_namespace(path: str, source: bytes) -> dict:
     return runpy.run_path(path)
 
 
+def _normal(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
 @cache
-def _top_level() -> dict[str, list[str]]:
-    """Import name → distributions, from ``top_level.txt`` (cheaper than scanning RECORDs)."""
-    found: dict[str, list[str]] = {}
+def _installed() -> tuple[dict[str, list[str]], dict[str, str]]:
+    """(import name → distributions, from ``top_level.txt``; distribution → version), from
+    one pass over the installed distributions instead of one search per name."""
+    provides: dict[str, list[str]] = {}
+    version: dict[str, str] = {}
     for dist in metadata.distributions():
-        for name in (dist.read_text("top_level.txt") or "").split():
-            found.setdefault(name, []).append(dist.metadata["Name"])
-    return found
+        name = dist.metadata["Name"]
+        if not name:
+            continue
+        version.setdefault(_normal(name), dist.version)  # the first on sys.path wins, as import
+        for top in (dist.read_text("top_level.txt") or "").split():
+            provides.setdefault(top, []).append(name)
+    return provides, version
 
 
 @cache
 def versions(import_names: tuple[str, ...]) -> str:
     """``dist==version`` of the distributions that provide these top-level import names."""
+    provides, version = _installed()
     found = set()
     for name in import_names:
-        for dist in _top_level().get(name) or [name]:  # numpy, matplotlib: name == dist
-            try:
-                found.add(f"{dist}=={metadata.version(dist)}")
-            except metadata.PackageNotFoundError:
-                continue
+        for dist in provides.get(name) or [name]:  # numpy, matplotlib: name == dist
+            if _normal(dist) in version:
+                found.add(f"{dist}=={version[_normal(dist)]}")
     return ";".join(sorted(found))
 
 

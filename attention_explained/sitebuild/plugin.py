@@ -24,7 +24,7 @@ from mkdocs.structure.files import File, Files
 
 from attention_explained.sitebuild import markdown as md
 from attention_explained.sitebuild.cache import AssetCache
-from attention_explained.sitebuild.keys import PACKAGE_DIR, ImportGraph, digest
+from attention_explained.sitebuild.keys import PACKAGE_DIR, ImportGraph, digest, memo_path
 
 log = logging.getLogger("mkdocs.plugins.attention_explained")
 
@@ -208,7 +208,7 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
         return config
 
     def _start_build(self, cache_dir: Path, docs_dir: Path) -> _Build:
-        graph = ImportGraph()
+        graph = ImportGraph(memo=memo_path(cache_dir))
         cache = AssetCache(cache_dir, graph)
         stale = cache.stale_figures() if self.config.figures else []
         build = _Build(cache, stale, cache.data_stale())
