@@ -339,30 +339,33 @@ def _normal(name: str) -> str:
 
 
 @cache
-def _installed() -> tuple[dict[str, list[str]], dict[str, str]]:
-    """(import name → distributions, from ``top_level.txt``; distribution → version), from
-    one pass over the installed distributions instead of one search per name."""
-    provides: dict[str, list[str]] = {}
-    version: dict[str, str] = {}
+def _installed() -> tuple[dict[str, list], dict[str, object]]:
+    """(import name → distributions, from ``top_level.txt``; normalised name → distribution),
+    from one pass over the installed distributions. Only the distributions a key names have
+    their METADATA parsed, which is what a per-name search used to cost for all of them."""
+    provides: dict[str, list] = {}
+    by_name: dict[str, object] = {}
     for dist in metadata.distributions():
-        name = dist.metadata["Name"]
+        # The dist-info folder's name (Python >= 3.10), else the parsed metadata.
+        name = getattr(dist, "_normalized_name", None) or dist.metadata["Name"]
         if not name:
             continue
-        version.setdefault(_normal(name), dist.version)  # the first on sys.path wins, as import
+        by_name.setdefault(_normal(name), dist)  # the first on sys.path wins, as for import
         for top in (dist.read_text("top_level.txt") or "").split():
-            provides.setdefault(top, []).append(name)
-    return provides, version
+            provides.setdefault(top, []).append(dist)
+    return provides, by_name
 
 
 @cache
 def versions(import_names: tuple[str, ...]) -> str:
     """``dist==version`` of the distributions that provide these top-level import names."""
-    provides, version = _installed()
+    provides, by_name = _installed()
     found = set()
     for name in import_names:
-        for dist in provides.get(name) or [name]:  # numpy, matplotlib: name == dist
-            if _normal(dist) in version:
-                found.add(f"{dist}=={version[_normal(dist)]}")
+        # numpy, matplotlib ship no top_level.txt: their import name is the dist's name.
+        for dist in provides.get(name) or [by_name.get(_normal(name))]:
+            if dist is not None:
+                found.add(f"{dist.metadata['Name']}=={dist.version}")
     return ";".join(sorted(found))
 
 
