@@ -150,21 +150,22 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
       (their verdicts are checked once the numbers exist), rewrite figure lines. Pages wait
       neither for the numbers nor for the figures, so both languages are rendered while the
       worker still trains.
-    - ``on_page_content`` (0): typeset the math; refuse a number inside math or a heading.
+    - ``on_page_content`` (0): typeset the math; refuse a number inside math or a heading;
+      move a notebook page's inline CSS/JS into shared files.
+    - ``on_env`` (0): keep compiled templates in the cache between builds.
+    - ``on_page_context`` (100, before Material's search indexes the page): while serving,
+      let unchanged pages reuse their search entries; the Colab button's URL.
     - ``on_post_page`` (-50): put the numbers in the page's HTML if they exist by now;
       otherwise the written file gets them in ``on_post_build``.
-    - ``on_page_content`` (0): move a notebook page's inline CSS/JS into shared files.
-    - ``on_env`` (0): keep compiled templates in the cache between builds.
-    - ``on_post_build`` (-200): after i18n's, so it runs at the end of each language's build,
-      and the outermost call comes after the LAST language: wait for the figures and copy the
-      generated files; after the last language, check every marked claim, put the numbers
-      in the pages written before they existed and in each language's search index, write
-      the notebook pages' shared CSS/JS (every language's) at the site root and close the
-      worker (unless serving) and the notebook kernel.
+    - ``on_post_build`` (-200): after i18n's, so its outermost call comes after the LAST
+      language (the nested ones return at once). First what needs only the pages: the
+      search lexicon and the notebook pages' shared CSS/JS; then wait for the worker, copy
+      the figures, check every claim, and put the numbers in the pages written before they
+      existed and in the search index; close the worker (unless serving) and the kernel.
+    - ``on_shutdown``: stop the warm worker when ``mkdocs serve`` ends.
 
     To add a build step, put its logic in a module beside this one as pure functions and
     call it from the handler of its event here (a few lines).
-    - ``on_shutdown``: stop the warm worker when ``mkdocs serve`` ends.
     """
 
     def __init__(self):
