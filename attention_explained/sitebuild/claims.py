@@ -13,21 +13,31 @@ class ClaimError(ValueError):
     """A page states a claim that is unknown or that its numbers contradict."""
 
 
-def check_claim_names(
-    names: Iterable[str], verdicts: Mapping[str, Mapping[str, Any]], where: str
-) -> None:
-    """Raise :class:`ClaimError` naming ``where`` if any claim in ``names`` is unknown or false.
+def claim_failures(
+    names: Iterable[str], verdicts: Mapping[str, Mapping[str, Any]], known: bool = True
+) -> list[str]:
+    """Why each claim in ``names`` is unknown or false, with the numbers it was judged on.
 
-    ``verdicts`` is what :func:`attention_explained.claims.evaluate_all` returned.
+    ``verdicts`` is what :func:`attention_explained.claims.evaluate_all` returned; ``known``
+    lists the known claims in the message about an unknown one.
     """
     failures = []
     for name in names:
         verdict = verdicts.get(name)
         if verdict is None:
-            failures.append(f"unknown claim {name!r} (known: {', '.join(sorted(verdicts))})")
+            listed = f" (known: {', '.join(sorted(verdicts))})" if known else ""
+            failures.append(f"unknown claim {name!r}{listed}")
         elif not verdict["holds"]:
             read = ", ".join(f"{k} = {v:.6g}" for k, v in sorted(verdict["numbers"].items()))
             failures.append(f"claim {name!r} does not hold: {verdict['statement']} ({read})")
+    return failures
+
+
+def check_claim_names(
+    names: Iterable[str], verdicts: Mapping[str, Mapping[str, Any]], where: str
+) -> None:
+    """Raise :class:`ClaimError` naming ``where`` if any claim in ``names`` is unknown or false."""
+    failures = claim_failures(names, verdicts)
     if failures:
         raise ClaimError(f"{where}: " + "; ".join(failures))
 

@@ -1,9 +1,10 @@
 """Check the measured results a figure's alt text states, wherever a page shows the figure.
 
 ``ALT_CLAIMS`` in ``attention_explained/figures/strings.py`` lists, per figure, the claims of
-``attention_explained/claims.py`` its alt text states. The plugin calls
-:func:`check_alt_claims` when it turns ``![](figures/<id>.svg)`` into the figure, so a figure
-whose numbers no longer bear out its alt text stops the build, naming the figure and the page.
+``attention_explained/claims.py`` its alt text states. The plugin notes each
+``![](figures/<id>.svg)`` that leaves the alt text to the package and calls
+:func:`check_alt_claims` once the verdicts exist, so a figure whose numbers no longer bear
+out its alt text stops the build, naming the figure and the page.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from attention_explained.sitebuild.claims import ClaimError
+from attention_explained.sitebuild.claims import ClaimError, claim_failures
 
 
 def check_alt_claims(
@@ -26,14 +27,7 @@ def check_alt_claims(
     """
     if alt_claims is None:
         from attention_explained.figures.strings import ALT_CLAIMS as alt_claims
-    failures = []
-    for name in alt_claims.get(figure_id, ()):
-        verdict = verdicts.get(name)
-        if verdict is None:
-            failures.append(f"unknown claim {name!r}")
-        elif not verdict["holds"]:
-            read = ", ".join(f"{k} = {v:.6g}" for k, v in sorted(verdict["numbers"].items()))
-            failures.append(f"claim {name!r} does not hold: {verdict['statement']} ({read})")
+    failures = claim_failures(alt_claims.get(figure_id, ()), verdicts, known=False)
     if failures:
         raise ClaimError(
             f"{where}: the alt text of figure {figure_id!r} states: " + "; ".join(failures)
