@@ -28,6 +28,7 @@ Results: a table on stdout and JSON in benchmarks/results/latest.json.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import json
 import os
@@ -296,19 +297,18 @@ class Tab:
     """One Chromium tab through Playwright, or nothing if Playwright/Chromium is missing."""
 
     def __init__(self):
-        self.page = self._pw = self._browser = None
+        self.page = None
+        self._browser = contextlib.ExitStack()
         try:
-            from playwright.sync_api import sync_playwright
+            import playwright  # noqa: F401
         except ImportError:
             return
-        from attention_explained.sitebuild.browser import CHROMIUM_ARGS, find_chromium
+        from attention_explained.sitebuild.browser import NoChromium, launch
 
-        executable = find_chromium()
-        if executable is None:
+        try:
+            self.page = self._browser.enter_context(launch()).new_page()
+        except NoChromium:
             return
-        self._pw = sync_playwright().start()
-        self._browser = self._pw.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        self.page = self._browser.new_page()
 
     def wait(self, expression: str, timeout: float) -> float | None:
         """The time at which ``expression`` became true in the tab (polled every 20 ms)."""
@@ -322,9 +322,7 @@ class Tab:
         return time.perf_counter()
 
     def close(self) -> None:
-        if self._browser is not None:
-            self._browser.close()
-            self._pw.stop()
+        self._browser.close()
 
 
 IMAGE_RATIO = """() => {
@@ -665,7 +663,8 @@ def main(argv: list[str] | None = None) -> int:
     base = results["baseline"]["seconds"]
     # Each ratio is to the note's script timed right before each of its runs (the machine's
     # speed drifts over a long bench); the interleaved "before" builds share cold's.
-    results.get("cold_before", {})["baseline_seconds"] = results["cold"]["baseline_seconds"]
+    if "cold_before" in results:
+        results["cold_before"]["baseline_seconds"] = results["cold"]["baseline_seconds"]
     ratios = {
         k: results[k]["seconds"] / results[k].get("baseline_seconds", base)
         for k in ("cold", "cold_before", "warm", "page", "figure")

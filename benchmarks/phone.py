@@ -204,17 +204,11 @@ find_chromium = sitebrowser.find_chromium
 
 @contextlib.contextmanager
 def chromium() -> Iterator[object]:
-    from playwright.sync_api import sync_playwright
-
-    executable = find_chromium()
-    if executable is None:
-        raise SystemExit("no Chromium found (CHROMIUM_PATH, chromium, /usr/bin/chromium)")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        try:
+    try:
+        with sitebrowser.launch() as browser:
             yield browser
-        finally:
-            browser.close()
+    except sitebrowser.NoChromium as exc:
+        raise SystemExit(str(exc)) from None
 
 
 @dataclass

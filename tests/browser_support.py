@@ -15,11 +15,11 @@ import pytest
 from site_build import LANGS, REPO, source_pages
 
 from attention_explained.sitebuild import browser as sitebrowser
-from attention_explained.sitebuild.browser import CHROMIUM_ARGS as BASE_ARGS
 from attention_explained.sitebuild.browser import (  # noqa: F401  (re-exported for conftest)
     PrefixHandler,
     QuietServer,
     find_chromium,
+    launch,
 )
 
 try:
@@ -31,7 +31,7 @@ except ImportError:  # pragma: no cover - reported by the `browser` fixture
 
 
 SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
-CHROMIUM_ARGS = [*BASE_ARGS, "--disable-quic"]
+TEST_ARGS = ("--disable-quic",)  # on top of sitebuild.browser.CHROMIUM_ARGS
 VIEWPORT = {"width": 1280, "height": 900}
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
 # TeX that would only be visible if MathJax failed to typeset it.

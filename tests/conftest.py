@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from browser_support import (
-    CHROMIUM_ARGS,
+    TEST_ARGS,
     TIMEOUT_MS,
     VIEWPORT,
     PrefixHandler,
@@ -18,6 +18,7 @@ from browser_support import (
     Session,
     find_chromium,
     is_local,
+    launch,
     no_browser,
     site_prefix,
     sync_playwright,
@@ -65,15 +66,10 @@ def server(built_site) -> Iterator[Server]:
 def browser():
     if sync_playwright is None:
         no_browser("Playwright for Python is not installed")
-    executable = find_chromium()
-    if executable is None:
+    if find_chromium() is None:
         no_browser("no Chromium found (CHROMIUM_PATH, chromium, google-chrome, /usr/bin/chromium)")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    with launch(TEST_ARGS) as browser:
+        yield browser
 
 
 @pytest.fixture
@@ -81,10 +77,11 @@ def open_session(browser):
     """Factory: a fresh context (light unless told otherwise) and page, closed after the test."""
     contexts = []
 
-    def open_(color_scheme: str = "light") -> Session:
-        context = browser.new_context(
-            viewport=VIEWPORT, color_scheme=color_scheme, service_workers="block"
-        )
+    def open_(color_scheme: str = "light", *, console: bool = True, **options) -> Session:
+        """``options`` go to ``new_context`` (viewport, touch, …); ``console``: record the
+        page's console errors as well as its uncaught exceptions."""
+        options = {"viewport": VIEWPORT, **options}
+        context = browser.new_context(color_scheme=color_scheme, service_workers="block", **options)
         context.set_default_timeout(TIMEOUT_MS)
         contexts.append(context)
         page = context.new_page()
@@ -105,7 +102,8 @@ def open_session(browser):
                 where = message.location.get("url", "") if message.location else ""
                 session.errors.append(f"console: {message.text} [{where}]")
 
-        page.on("console", on_console)
+        if console:
+            page.on("console", on_console)
         page.on("pageerror", lambda error: session.errors.append(f"pageerror: {error}"))
         return session
 

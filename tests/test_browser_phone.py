@@ -11,10 +11,8 @@ from __future__ import annotations
 import pytest
 from browser_support import (
     ALL_PAGES,
-    TIMEOUT_MS,
     Session,
     blocking_violations,
-    is_local,
     localized,
     screenshot,
     wait_for_math,
@@ -27,38 +25,20 @@ PHONE = {"width": 375, "height": 800}
 
 
 @pytest.fixture
-def phone_session(browser):
+def phone_session(open_session):
     """Factory: a touch-screen, mobile-emulating context 375 px wide, closed after the test."""
-    contexts = []
 
     def open_(color_scheme: str = "light") -> Session:
-        context = browser.new_context(
+        return open_session(
+            color_scheme,
+            console=False,
             viewport=PHONE,
             device_scale_factor=2,
             is_mobile=True,
             has_touch=True,
-            color_scheme=color_scheme,
-            service_workers="block",
         )
-        context.set_default_timeout(TIMEOUT_MS)
-        contexts.append(context)
-        page = context.new_page()
-        session = Session(context, page)
 
-        def route(route):
-            if is_local(route.request.url):
-                route.continue_()
-            else:
-                session.blocked.append(route.request.url)
-                route.abort("blockedbyclient")
-
-        context.route("**/*", route)
-        page.on("pageerror", lambda error: session.errors.append(f"pageerror: {error}"))
-        return session
-
-    yield open_
-    for context in contexts:
-        context.close()
+    return open_
 
 
 def open_phone_page(server, phone_session, path: str):

@@ -42,6 +42,30 @@ def find_chromium() -> str | None:
     return None
 
 
+class NoChromium(RuntimeError):
+    """No Chromium-family browser on this machine."""
+
+
+@contextlib.contextmanager
+def launch(extra_args: tuple[str, ...] = ()) -> Iterator[object]:
+    """The system Chromium under Playwright with ``CHROMIUM_ARGS`` (+ ``extra_args``), closed
+    afterwards; :class:`NoChromium` says where it was looked for."""
+    executable = find_chromium()
+    if executable is None:
+        raise NoChromium(f"no Chromium found (CHROMIUM_PATH, {', '.join(BROWSER_NAMES)}, "
+                         "/usr/bin/chromium)")  # fmt: skip
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=executable, args=[*CHROMIUM_ARGS, *extra_args]
+        )
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
 def site_prefix(mkdocs_yml: Path) -> str:
     """The path of ``site_url`` in mkdocs.yml (its default when SITE_URL is unset)."""
     text = Path(mkdocs_yml).read_text(encoding="utf-8")

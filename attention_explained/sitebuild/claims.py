@@ -42,7 +42,13 @@ def check_claim_names(
         raise ClaimError(f"{where}: " + "; ".join(failures))
 
 
+def take_claims(markdown: str) -> tuple[str, list[str]]:
+    """``markdown`` without its claim markers, and the claims they named, in order."""
+    return CLAIM_MARKER.sub("", markdown), CLAIM_MARKER.findall(markdown)
+
+
 def check_claims(markdown: str, verdicts: Mapping[str, Mapping[str, Any]], where: str) -> str:
     """Return ``markdown`` without its claim markers; raise if any marked claim fails."""
-    check_claim_names(CLAIM_MARKER.findall(markdown), verdicts, where)
-    return CLAIM_MARKER.sub("", markdown)
+    markdown, names = take_claims(markdown)
+    check_claim_names(names, verdicts, where)
+    return markdown

@@ -19,9 +19,9 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from attention_explained.sitebuild.browser import (
-    CHROMIUM_ARGS,
     OFFLINE_ARGS,
     find_chromium,
+    launch,
     serve,
     site_prefix,
 )
@@ -152,86 +152,78 @@ def build_pdf(site: Path, lang: str, out: Path, mkdocs_yml: Path | None = None) 
         raise PdfError(f"lang must be one of {', '.join(LANGS)}, got {lang!r}")
     if not (site / "index.html").is_file():
         raise PdfError(f"{site}: no built site (run `make build` first)")
-    executable = find_chromium()
-    if executable is None:
+    if find_chromium() is None:
         raise PdfError("no Chromium found (CHROMIUM_PATH, chromium, /usr/bin/chromium)")
-    from playwright.sync_api import sync_playwright
 
     mkdocs_yml = mkdocs_yml or Path(__file__).resolve().parents[2] / "mkdocs.yml"
     prefix = _prefix(mkdocs_yml)
     home = "" if lang == "ko" else f"{lang}/"
     out.parent.mkdir(parents=True, exist_ok=True)
     off_machine: list[str] = []
-    with serve(site, prefix) as base, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=executable, args=CHROMIUM_ARGS + OFFLINE_ARGS
+    with serve(site, prefix) as base, launch(tuple(OFFLINE_ARGS)) as browser:
+        context = browser.new_context(color_scheme="light", service_workers="block")
+
+        def watch(request):
+            host = urlsplit(request.url).hostname
+            if request.url.startswith("http") and host != "127.0.0.1":
+                off_machine.append(request.url)
+
+        context.on("request", watch)
+        page = context.new_page()
+        page.goto(base + home, wait_until="networkidle")
+        site_name = page.evaluate(
+            "() => (document.querySelector('.md-header__topic .md-ellipsis') || {})"
+            ".textContent || document.title"
+        ).strip()
+        urls = [u for u in page.evaluate(NAV_LINKS) if _same_language(u, base, lang)]
+        if not urls:
+            raise PdfError(f"no pages found in the navigation of {base + home}")
+        chapters, sheets = [], []
+        for url in urls:
+            page.goto(url, wait_until="domcontentloaded")
+            chapter = page.evaluate(ARTICLE)
+            chapters.append(chapter)
+            sheets += [s for s in chapter["sheets"] if s not in sheets]
+        page.goto(base + home, wait_until="networkidle")
+        page.evaluate(
+            """([body, sheets, css]) => {
+                for (const href of sheets) {
+                  if (document.querySelector(`link[href="${href}"]`)) continue;
+                  const link = document.createElement('link');
+                  link.rel = 'stylesheet'; link.href = href;
+                  document.head.appendChild(link);
+                }
+                const style = document.createElement('style');
+                style.textContent = css;
+                document.head.appendChild(style);
+                document.body.setAttribute('data-md-color-scheme', 'default');
+                document.body.innerHTML = body;
+            }""",
+            [assemble(chapters, lang, site_name), sheets, PRINT_CSS],
         )
-        try:
-            context = browser.new_context(color_scheme="light", service_workers="block")
-
-            def watch(request):
-                host = urlsplit(request.url).hostname
-                if request.url.startswith("http") and host != "127.0.0.1":
-                    off_machine.append(request.url)
-
-            context.on("request", watch)
-            page = context.new_page()
-            page.goto(base + home, wait_until="networkidle")
-            site_name = page.evaluate(
-                "() => (document.querySelector('.md-header__topic .md-ellipsis') || {})"
-                ".textContent || document.title"
-            ).strip()
-            urls = [u for u in page.evaluate(NAV_LINKS) if _same_language(u, base, lang)]
-            if not urls:
-                raise PdfError(f"no pages found in the navigation of {base + home}")
-            chapters, sheets = [], []
-            for url in urls:
-                page.goto(url, wait_until="domcontentloaded")
-                chapter = page.evaluate(ARTICLE)
-                chapters.append(chapter)
-                sheets += [s for s in chapter["sheets"] if s not in sheets]
-            page.goto(base + home, wait_until="networkidle")
-            page.evaluate(
-                """([body, sheets, css]) => {
-                    for (const href of sheets) {
-                      if (document.querySelector(`link[href="${href}"]`)) continue;
-                      const link = document.createElement('link');
-                      link.rel = 'stylesheet'; link.href = href;
-                      document.head.appendChild(link);
-                    }
-                    const style = document.createElement('style');
-                    style.textContent = css;
-                    document.head.appendChild(style);
-                    document.body.setAttribute('data-md-color-scheme', 'default');
-                    document.body.innerHTML = body;
-                }""",
-                [assemble(chapters, lang, site_name), sheets, PRINT_CSS],
-            )
-            page.wait_for_load_state("networkidle")
-            page.wait_for_function("() => [...document.images].every(i => i.complete)")
-            page.evaluate("() => document.fonts.ready.then(() => true)")
-            broken = page.evaluate(
-                "() => [...document.images].filter(i => !i.naturalWidth).map(i => i.src)"
-            )
-            if broken:
-                raise PdfError(f"figures that did not load: {broken[:5]}")
-            page.emulate_media(media="print")
-            page.pdf(
-                path=str(out),
-                format="A4",
-                print_background=True,
-                display_header_footer=True,
-                header_template="<span></span>",
-                footer_template=(
-                    '<div style="font-size:8px;width:100%;text-align:center;color:#666">'
-                    '<span class="pageNumber"></span> / <span class="totalPages"></span></div>'
-                ),
-                margin={"top": "16mm", "bottom": "18mm", "left": "14mm", "right": "14mm"},
-                outline=True,
-                tagged=True,
-            )
-        finally:
-            browser.close()
+        page.wait_for_load_state("networkidle")
+        page.wait_for_function("() => [...document.images].every(i => i.complete)")
+        page.evaluate("() => document.fonts.ready.then(() => true)")
+        broken = page.evaluate(
+            "() => [...document.images].filter(i => !i.naturalWidth).map(i => i.src)"
+        )
+        if broken:
+            raise PdfError(f"figures that did not load: {broken[:5]}")
+        page.emulate_media(media="print")
+        page.pdf(
+            path=str(out),
+            format="A4",
+            print_background=True,
+            display_header_footer=True,
+            header_template="<span></span>",
+            footer_template=(
+                '<div style="font-size:8px;width:100%;text-align:center;color:#666">'
+                '<span class="pageNumber"></span> / <span class="totalPages"></span></div>'
+            ),
+            margin={"top": "16mm", "bottom": "18mm", "left": "14mm", "right": "14mm"},
+            outline=True,
+            tagged=True,
+        )
     if off_machine:
         raise PdfError(f"requests off 127.0.0.1 while printing: {off_machine[:5]}")
     return out

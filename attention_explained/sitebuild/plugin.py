@@ -319,10 +319,10 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
                 markdown, names = md.mark_numbers(markdown, where)
                 self.build.number_names.update(names)
             if "claim:" in markdown:
-                from attention_explained.sitebuild.claims import CLAIM_MARKER
+                from attention_explained.sitebuild.claims import take_claims
 
-                self.build.claims.append((where, CLAIM_MARKER.findall(markdown)))
-                markdown = CLAIM_MARKER.sub("", markdown)
+                markdown, names = take_claims(markdown)
+                self.build.claims.append((where, names))
             if "figures/" in markdown:
                 lang, _ = _languages(config)
                 markdown = self._figures(markdown, lang, where)
