@@ -320,3 +320,21 @@ def test_the_plugin_refuses_a_figure_whose_alt_claim_fails(tmp_path):
     plugin.build.verdicts = {name: {"holds": False, "statement": "s", "numbers": {}}}
     with pytest.raises(PluginError, match=r"variance\.md.*logit-histograms"):
         plugin._check_claims()
+
+
+def test_mathtext_cache_is_shared_between_figures_and_changes_no_byte(monkeypatch):
+    """Drawing a figure twice parses its math once (matplotlib keys its cache on each
+    renderer's parser), and the SVG is the same as with matplotlib's own cache."""
+    from matplotlib.mathtext import MathTextParser
+
+    from attention_explained.figures import style
+
+    shared = to_bytes(draw("temperature", "ko"), "svg")
+    before = style._parse_shared.cache_info()
+    assert to_bytes(draw("temperature", "ko"), "svg") == shared
+    after = style._parse_shared.cache_info()
+    assert after.misses == before.misses and after.hits > before.hits
+
+    monkeypatch.setattr(MathTextParser, "_parse_cached", style.OWN_MATHTEXT_CACHE)
+    assert to_bytes(draw("temperature", "ko"), "svg") == shared
+    assert style._parse_shared.cache_info() == after  # really drawn without the shared cache

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from attention_explained.sitebuild import search
 from attention_explained.sitebuild.terms import Term, load_term_sheet
+
+REPO = Path(__file__).resolve().parents[1]
 
 SITE_SEPARATOR = r'[\s\-,:!=\[\]()"/]+|(?!\b)(?=[A-Z][a-z])|\.(?!\d)|&[lg]t;'
 
@@ -140,3 +143,19 @@ def test_write_search_data_writes_each_language_and_caches_kiwi(tmp_path, monkey
     assert ko["synonyms"] == [["그래디언트", "기울기"]]
     assert {"포화", "기울기", "그래디언트"} <= set(ko["stems"]) and ko["endings"] == ["된"]
     assert en == {"lang": "en", "prefix": "en/", "others": [""]}
+
+
+def test_lean_kiwi_gives_the_lexicon_of_full_kiwi_on_the_korean_pages():
+    """KIWI_OPTIONS leaves out dictionaries to save CPU; the site's lexicon must not notice."""
+    from kiwipiepy import Kiwi
+
+    pages = sorted(p for p in (REPO / "docs").rglob("*.md") if not p.name.endswith(".en.md"))
+    texts = [search.plain_text(p.read_text("utf-8")) for p in pages]
+    full = Kiwi()
+
+    def analyse_full(text):
+        return [(t.form, t.tag, t.start, t.len) for t in full.tokenize(text)]
+
+    lean = search.lexicon(texts, search.kiwi_analyser())
+    assert lean == search.lexicon(texts, analyse_full)
+    assert len(lean["stems"]) > 200

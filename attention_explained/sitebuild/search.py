@@ -197,6 +197,12 @@ _analysed: dict[str, list[Morpheme]] = {}  # text → Kiwi's morphemes, for unch
 _kiwi_lock = threading.Lock()  # the serve warm-up thread and a rebuild may both analyse
 
 
+# Kiwi without its typo-correction and multi-word dictionaries: on this site's Korean pages
+# the lexicon is the same (tests/test_search_data.py compares them), and loading and
+# analysis take ~40 % less CPU, most of a cold build's search step.
+KIWI_OPTIONS = {"load_typo_dict": False, "load_multi_dict": False}
+
+
 def kiwi_analyser() -> Analyser:
     """Kiwi's morphological analysis as an Analyser (loads its model once: about a second).
 
@@ -208,7 +214,7 @@ def kiwi_analyser() -> Analyser:
         if _kiwi is None:
             from kiwipiepy import Kiwi
 
-            _kiwi = Kiwi()
+            _kiwi = Kiwi(**KIWI_OPTIONS)
         if len(_analysed) > 20_000:  # a long serve session: start over rather than grow
             _analysed.clear()
     kiwi = _kiwi
