@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import threading
 import types
 
 import pytest
@@ -34,3 +35,60 @@ def test_the_first_job_of_a_worker_reloads_nothing(fresh, monkeypatch):
     assert worker.refresh_modules({MODULE: "v1"}) == []
     assert worker.refresh_modules({MODULE: "v1"}) == []
     assert worker.refresh_modules({MODULE: "v2"}) == [MODULE]
+
+
+class _Events(list):
+    """The worker's events, with a flag per kind for threads that wait on one."""
+
+    def __init__(self):
+        super().__init__()
+        self.seen = {kind: threading.Event() for kind in ("figure", "failed", "data")}
+
+    def emit(self, event, **fields):
+        self.append((event, fields.get("id")))
+        if event in self.seen:
+            self.seen[event].set()
+
+
+@pytest.fixture
+def server(monkeypatch, tmp_path):
+    """A worker server in this process: a thread pool draws, no TensorFlow, no spawning."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    events = _Events()
+    monkeypatch.setattr(worker, "_emit", events.emit)
+    monkeypatch.setattr(worker, "_import_tensorflow", lambda: None)
+    monkeypatch.setattr(worker, "_timed_data", lambda figure_id, compute: {"id": figure_id})
+    monkeypatch.setattr(worker, "refresh_modules", lambda fingerprints: [])
+    monkeypatch.setitem(sys.modules, "tensorflow", types.ModuleType("tensorflow"))
+    srv = worker._Server(jobs=1)
+    srv.pool = ThreadPoolExecutor(1)
+    yield srv, events, {"job": 1, "out": str(tmp_path), "figures": ["temperature"], "data": True}
+    srv.close()
+
+
+def test_a_figure_is_announced_while_the_numbers_are_still_computed(server, monkeypatch):
+    """The client installs each figure when it is drawn, not after the numbers."""
+    srv, events, job = server
+    monkeypatch.setattr(worker, "_draw", lambda figure_id, *args: (figure_id, 0.0))
+    waited = []
+    monkeypatch.setattr(
+        worker, "make_data", lambda out: waited.append(events.seen["figure"].wait(10))
+    )
+    srv.run(job)
+    assert waited == [True]
+    assert events.index(("figure", "temperature")) < events.index(("data", None))
+    assert events[-1] == ("done", None)
+
+
+def test_a_failed_drawing_is_reported_and_the_job_still_ends(server, monkeypatch):
+    srv, events, job = server
+
+    def fail(*args):
+        raise RuntimeError("broken figure")
+
+    monkeypatch.setattr(worker, "_draw", fail)
+    monkeypatch.setattr(worker, "make_data", lambda out: events.seen["failed"].wait(10))
+    srv.run(job)
+    assert ("failed", "temperature") in events and ("figure", "temperature") not in events
+    assert events[-1] == ("done", None)

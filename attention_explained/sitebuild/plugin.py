@@ -360,6 +360,12 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
             self.build.verdicts = self.build.cache.load_claims()
         return True
 
+    def _use_numbers(self) -> None:
+        """Load the numbers, check every claim against them, fill the pages written before."""
+        self._data_ready()
+        self._check_claims()
+        self._fill_written()
+
     def _check_claims(self) -> None:
         """Every claim a page marks or a figure's alt text states must hold (verdicts exist)."""
         from attention_explained.sitebuild.claims import ClaimError, check_claim_names
@@ -466,16 +472,19 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
             # What needs only the rendered pages first, while the worker may still draw.
             self._write_search_data(config)
             self._write_shared_notebook_files()
+            # New numbers: the claims and the pages now, while the last figures are drawn.
+            numbers_first = build.job is not None and build.job.settled("data")
+            if numbers_first:
+                self._use_numbers()
             if build.job is not None:
                 try:
-                    build.job.wait()
+                    build.job.wait()  # every failure of the job, figures' and numbers'
                 except RuntimeError as exc:
                     raise PluginError(f"attention-explained: {exc}") from exc
             while build.pending:  # every language's
                 build.pending.pop().copy_now()
-            self._data_ready()  # the job is done: this only loads them
-            self._check_claims()
-            self._fill_written()
+            if not numbers_first:
+                self._use_numbers()
         finally:
             self._finish(build)
         cached = len(build.cache.figure_ids) - len(build.stale) if self.config.figures else 0

@@ -28,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import queue
 import shutil
 import subprocess
 import sys
@@ -54,8 +55,14 @@ def scratch_figure(out: Path, figure_id: str) -> Path:
 # ============================================================================================
 
 
+_emit_lock = threading.Lock()
+
+
 def _emit(event: str, **fields) -> None:
-    print(EVENT + json.dumps({"event": event, **fields}), flush=True)
+    line = EVENT + json.dumps({"event": event, **fields}) + "\n"
+    with _emit_lock:  # the drawing reporter thread emits too: whole lines only
+        sys.stdout.write(line)
+        sys.stdout.flush()
 
 
 class _Stage:
@@ -193,6 +200,27 @@ def _import_tensorflow() -> None:
     tf.config.threading.set_inter_op_parallelism_threads(2)
 
 
+def _report_drawings(job: int, drawn: queue.SimpleQueue, drawings: dict) -> None:
+    """Announce each figure as soon as it is drawn (while the numbers may still be computed),
+    so the client installs it at once; returns when every submitted drawing is announced."""
+    submitted_all, reported = False, 0
+    while not submitted_all or reported < len(drawings):
+        future = drawn.get()
+        if future is None:
+            submitted_all = True
+            continue
+        reported += 1
+        figure_id = drawings[future]
+        try:
+            _, seconds = future.result()
+        except Exception as exc:
+            text = "".join(traceback.format_exception(exc))
+            _emit("failed", job=job, id=figure_id, traceback=text)
+            continue
+        _emit("stage", name=f"figure-draw {figure_id}", seconds=round(seconds, 3))
+        _emit("figure", job=job, id=figure_id)
+
+
 class _Server:
     def __init__(self, jobs: int):
         self.jobs = jobs
@@ -212,8 +240,6 @@ class _Server:
         return self.pool
 
     def run(self, job: dict) -> None:
-        from concurrent.futures import as_completed
-
         n, out = job["job"], Path(job["out"])
         fingerprints = job.get("fingerprints") or {}
         if job.get("figures") and self.pool is None:
@@ -228,39 +254,45 @@ class _Server:
         dropped = refresh_modules(fingerprints)
         if dropped:
             _emit("reloaded", job=n, modules=dropped)
-        drawings = {}
-        if job.get("figures"):
-            pool = self._pool(fingerprints)
-            from importlib import import_module
-
-            from attention_explained.figures.registry import get, module_name
-
-            for figure_id in job["figures"]:
-                try:
-                    import_module(module_name(figure_id))  # re-registers a dropped module
-                    data = _timed_data(figure_id, get(figure_id).data)
-                except Exception:
-                    _emit("failed", job=n, id=figure_id, traceback=traceback.format_exc())
-                    continue
-                target = str(scratch_figure(out, figure_id))
-                drawings[pool.submit(_draw, figure_id, data, target, fingerprints)] = figure_id
+        drawn: queue.SimpleQueue = queue.SimpleQueue()  # drawings, as each one finishes
+        drawings: dict = {}  # future → figure id
+        reporter = threading.Thread(
+            target=_report_drawings, args=(n, drawn, drawings), name="drawings", daemon=True
+        )
+        reporter.start()
+        try:
+            if job.get("figures"):
+                self._submit_figures(job, drawings, drawn.put)
+        finally:
+            drawn.put(None)  # every drawing is submitted
         if job.get("data"):
             try:
                 make_data(scratch_data(out))
                 _emit("data", job=n)
             except Exception:
                 _emit("failed", job=n, id="data", traceback=traceback.format_exc())
-        for future in as_completed(drawings):
-            figure_id = drawings[future]
-            try:
-                _, seconds = future.result()
-            except Exception as exc:
-                text = "".join(traceback.format_exception(exc))
-                _emit("failed", job=n, id=figure_id, traceback=text)
-                continue
-            _emit("stage", name=f"figure-draw {figure_id}", seconds=round(seconds, 3))
-            _emit("figure", job=n, id=figure_id)
+        reporter.join()
         _emit("done", job=n)
+
+    def _submit_figures(self, job: dict, drawings: dict, on_done) -> None:
+        """Each figure's data here (TensorFlow), its drawing in the pool."""
+        from importlib import import_module
+
+        from attention_explained.figures.registry import get, module_name
+
+        n, fingerprints = job["job"], job.get("fingerprints") or {}
+        pool = self._pool(fingerprints)
+        for figure_id in job["figures"]:
+            try:
+                import_module(module_name(figure_id))  # re-registers a dropped module
+                data = _timed_data(figure_id, get(figure_id).data)
+            except Exception:
+                _emit("failed", job=n, id=figure_id, traceback=traceback.format_exc())
+                continue
+            target = str(scratch_figure(Path(job["out"]), figure_id))
+            future = pool.submit(_draw, figure_id, data, target, fingerprints)
+            drawings[future] = figure_id  # before the callback can hand it to the reporter
+            future.add_done_callback(on_done)
 
     def close(self) -> None:
         if self.pool is not None:
@@ -313,6 +345,14 @@ class Job:
         if failed:
             parts = [f"{_label(n)}:\n{self.failures[n]}" for n in failed]
             raise WorkerError("building the assets failed\n" + "\n".join(parts))
+
+    def settled(self, name: str) -> bool:
+        """Wait until ``name`` ("data" or a figure id) is made or has failed; True if made.
+        False at once if this job does not make it."""
+        if name not in self.ready:
+            return False
+        self.ready[name].wait()
+        return name not in self.failures
 
     def wait_data(self) -> None:
         """Block until the numbers are in the cache (at once if they were not requested)."""
