@@ -159,3 +159,35 @@ def test_lean_kiwi_gives_the_lexicon_of_full_kiwi_on_the_korean_pages():
     lean = search.lexicon(texts, search.kiwi_analyser())
     assert lean == search.lexicon(texts, analyse_full)
     assert len(lean["stems"]) > 200
+
+
+def test_after_an_edit_only_the_changed_texts_are_analysed(tmp_path, monkeypatch):
+    """The analyses are cached per text: an edited entry costs Kiwi that entry, not the site,
+    and the lexicon is the one a full analysis gives."""
+    table = {
+        "포화된": [("포화", "NNG"), ("되", "XSV"), ("ᆫ", "ETM")],
+        "기울기가": [("기울기", "NNG"), ("가", "JKS")],
+        "야코비안을": [("야코비안", "NNG"), ("을", "JKO")],
+    }
+    analysed = []
+
+    def analyser():
+        analyse = fake(table)
+        return lambda text: analysed.append(text.strip()) or analyse(text)
+
+    monkeypatch.setattr(search, "kiwi_analyser", analyser)
+    monkeypatch.setattr(search, "kiwi_version", lambda: "test")
+    prefixes, site, cache = {"ko": "", "en": "en/"}, tmp_path / "site", tmp_path / "cache"
+    before = ["<p>포화된</p>", "<p>기울기가</p>"]
+    search.write_search_data(site, cache, prefixes, "ko", before, [])
+    assert sorted(analysed) == ["기울기가", "포화된"]
+
+    analysed.clear()
+    after = ["<p>포화된</p>", "<p>야코비안을</p>"]  # one entry edited
+    search.write_search_data(site, cache, prefixes, "ko", after, [])
+    assert analysed == ["야코비안을"]
+    ko = json.loads((site / "search/ko.json").read_text("utf-8"))
+    full = search.lexicon([search.plain_text(t) for t in after], fake(table))
+    assert ko["stems"] == full["stems"] and ko["endings"] == full["endings"]
+    [stored] = cache.glob("analyses-*.json")
+    assert len(json.loads(stored.read_text("utf-8"))) == 2  # 기울기가's analysis is gone

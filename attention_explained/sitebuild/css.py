@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import os
 import re
 import time
 from pathlib import Path
 
 import tinycss2
 
+from attention_explained.figures.render import write_atomic
 from attention_explained.sitebuild.cache import STALE_AFTER
 
 CLASS_ATTRIBUTE = re.compile(r'\bclass="([^"]*)"')
@@ -177,7 +177,5 @@ def pruned_css(css: str, pages: list[str], cache_dir: Path) -> str:
         with contextlib.suppress(FileNotFoundError):
             if now - old.stat().st_mtime > STALE_AFTER:
                 old.unlink()
-    tmp = cached.with_name(f".{cached.name}.{os.getpid()}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, cached)
+    write_atomic(cached, text.encode())
     return text

@@ -20,7 +20,6 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
-import os
 import re
 import runpy
 import sys
@@ -146,10 +145,9 @@ def _load_memo(path: Path | None) -> dict[str, list]:
 
 
 def _save_memo(path: Path, rows: dict[str, list]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(rows, sort_keys=True), encoding="utf-8")
-    os.replace(tmp, path)
+    from attention_explained.figures.render import write_atomic
+
+    write_atomic(path, json.dumps(rows, sort_keys=True).encode())
 
 
 class ImportGraph:

@@ -21,7 +21,6 @@ from __future__ import annotations
 import hashlib
 import html as html_lib
 import json
-import os
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -167,10 +166,9 @@ def save_conversions(path: Path) -> None:
     if len(_converted) == _saved:
         return
     rows = sorted([tex, display, mathml] for (tex, display), mathml in _converted.items())
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(rows, ensure_ascii=False), encoding="utf-8")
-    os.replace(tmp, path)
+    from attention_explained.figures.render import write_atomic
+
+    write_atomic(path, json.dumps(rows, ensure_ascii=False).encode())
     _saved = len(_converted)
 
 

@@ -28,6 +28,7 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
+from attention_explained.figures.render import write_atomic
 from attention_explained.sitebuild.terms import Term
 
 # One morpheme: (form, tag, start, length), offsets in characters of the analysed text.
@@ -251,6 +252,53 @@ def kiwi_version() -> str:
     return f"kiwipiepy {version('kiwipiepy')}, model {version('kiwipiepy_model')}"
 
 
+class CachedAnalyses:
+    """Kiwi's analyses of ``texts``, kept on disk per text: after a page edit only the entries
+    that changed are analysed (Kiwi is loaded only if there are any).
+
+    ``with CachedAnalyses(cache_dir, texts) as analyse:`` gives an Analyser for ``texts``;
+    on leaving, the file holds exactly their analyses (those of removed texts are dropped).
+    """
+
+    def __init__(self, cache_dir: Path, texts: Sequence[str]):
+        options = json.dumps(KIWI_OPTIONS, sort_keys=True)
+        key = hashlib.sha256(f"{kiwi_version()}\0{options}".encode()).hexdigest()[:20]
+        self.path = Path(cache_dir) / f"analyses-{key}.json"
+        self.texts = texts
+        self.known: dict[str, list] = {}
+        self.analysed = 0  # texts Kiwi analysed in this build
+
+    @staticmethod
+    def text_key(text: str) -> str:
+        return hashlib.sha256(text.encode()).hexdigest()[:20]
+
+    def __enter__(self) -> Analyser:
+        try:
+            self.known = json.loads(self.path.read_text("utf-8"))
+        except (OSError, ValueError):
+            self.known = {}
+        missing = [t for t in dict.fromkeys(self.texts) if self.text_key(t) not in self.known]
+        if missing:
+            kiwi = kiwi_analyser()
+            for text in missing:
+                self.known[self.text_key(text)] = [list(m) for m in kiwi(text)]
+            self.analysed = len(missing)
+
+        def analyse(text: str) -> list[Morpheme]:
+            return [tuple(m) for m in self.known[self.text_key(text)]]
+
+        return analyse
+
+    def __exit__(self, *exc) -> None:
+        if exc[0] is None:
+            keep = {self.text_key(t) for t in self.texts}
+            rows = {k: v for k, v in sorted(self.known.items()) if k in keep}
+            for old in self.path.parent.glob("analyses-*.json"):
+                if old != self.path:
+                    old.unlink()
+            write_atomic(self.path, json.dumps(rows, ensure_ascii=False).encode())
+
+
 def write_search_data(
     site_dir: Path,
     cache_dir: Path,
@@ -261,7 +309,8 @@ def write_search_data(
     separator: str = DEFAULT_SEPARATOR,
 ) -> list[Path]:
     """Write search/<lang>.json for every language; Kiwi runs only when the Korean text,
-    the analyser or this module changed (the lexicon is cached under cache_dir)."""
+    the analyser or this module changed (the lexicon is cached under cache_dir), and then
+    only on the texts it has not analysed before (CachedAnalyses)."""
     plain = [plain_text(t) for t in texts]
     key = hashlib.sha256(
         json.dumps([plain, separator, kiwi_version(), Path(__file__).read_text("utf-8")]).encode()
@@ -270,11 +319,11 @@ def write_search_data(
     if cached.is_file():
         lex = json.loads(cached.read_text("utf-8"))
     else:
-        lex = lexicon(plain, kiwi_analyser(), separator)
-        cache_dir.mkdir(parents=True, exist_ok=True)
+        with CachedAnalyses(cache_dir, plain) as analyse:
+            lex = lexicon(plain, analyse, separator)
         for old in cache_dir.glob("lexicon-*.json"):
             old.unlink()
-        cached.write_text(json.dumps(lex, ensure_ascii=False), "utf-8")
+        write_atomic(cached, json.dumps(lex, ensure_ascii=False).encode())
     lex = dict(lex)
     lex["stems"] = sorted(set(lex["stems"]) | synonym_stems(terms))
     written = []
