@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from types import SimpleNamespace
 
 from material.plugins.search.plugin import SearchIndex
@@ -49,3 +50,35 @@ def test_a_changed_page_or_front_matter_is_indexed_again():
     boosted = entries(memory, page(search={"boost": 2}))
     assert memory.hits == 0 and boosted[0]["boost"] == 2
     assert entries(memory, page(search={"exclude": True})) == []
+
+
+def test_entries_kept_on_disk_serve_the_next_build(tmp_path):
+    """A build reads the entries the previous build saved; what it no longer has is dropped."""
+    path = tmp_path / "search" / "entries.json"
+    third = page("<h1>C</h1><p>third</p>")
+    third.url = "c/"
+    plain = entries(None, page(), third)
+    first = SearchEntryCache(path)
+    first.begin()
+    assert entries(first, page(), third) == plain and first.hits == 0
+    first.save()
+
+    second = SearchEntryCache(path)  # the next build, a new process
+    second.begin()
+    assert entries(second, page()) == plain[:2] and second.hits == 1
+    second.save()
+    assert len(json.loads(path.read_text("utf-8"))) == 1  # "c/" is gone from the site
+
+
+def test_other_search_settings_index_the_page_again(tmp_path):
+    path = tmp_path / "entries.json"
+    memory = SearchEntryCache(path)
+    built = index()
+    memory.wrap(built, "separator A")
+    built.add_entry_from_context(page())
+    memory.save()
+    again = SearchEntryCache(path)
+    built = index()
+    again.wrap(built, "separator B")
+    built.add_entry_from_context(page())
+    assert again.hits == 0

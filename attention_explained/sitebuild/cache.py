@@ -7,6 +7,12 @@
     <root>/notebooks/<key>/<stem>.ipynb          executed, one folder per language's source
     <root>/notebook-html/<lang>/                 mkdocs-jupyter's rendered-HTML cache
     <root>/jinja/                                compiled theme templates
+    <root>/keys/imports-<key>.json               each module's imports (keys.ImportGraph)
+    <root>/math-font/<key>/, mathml-<key>.json   the cut math font; TeX → MathML conversions
+    <root>/css/<key>.css                         the notebook pages' stylesheet, cut
+    <root>/search/lexicon-<key>.json             search.py: the Korean lexicon,
+    <root>/search/analyses-<key>.json              Kiwi's analysis of each indexed text,
+    <root>/search/entries.json                     Material's search entries of each page
     <root>/worker-*/                             a worker's scratch folder while it runs
 
 A folder named by a key is either whole or absent, so a build that sees it may use it.

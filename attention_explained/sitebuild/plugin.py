@@ -8,6 +8,7 @@ Thin by design: it decides *when* (once per build, not once per language) and *w
 from __future__ import annotations
 
 import html
+import json
 import logging
 import os
 import posixpath
@@ -174,7 +175,7 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
         self.warm = None  # the worker kept across serve rebuilds
         self._one_shot = None  # the worker of one `mkdocs build`
         self.render_cache = None  # pages' HTML kept across serve rebuilds
-        self.search_entries = None  # pages' search entries kept across serve rebuilds
+        self.search_entries = None  # pages' search entries, kept across builds on disk
         self.kiwi_warm = False  # serve: Kiwi loaded in the background after the first build
         self.build: _Build | None = None
 
@@ -182,10 +183,9 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
         if self.serving:
-            from attention_explained.sitebuild.render_cache import RenderCache, SearchEntryCache
+            from attention_explained.sitebuild.render_cache import RenderCache
 
             self.render_cache = RenderCache()
-            self.search_entries = SearchEntryCache()
             # `kill <pid>` ends serve through its finally: on_shutdown stops the worker.
             signal.signal(signal.SIGTERM, _raise_keyboard_interrupt)
 
@@ -211,6 +211,11 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
     def _start_build(self, cache_dir: Path, docs_dir: Path) -> _Build:
         graph = ImportGraph(memo=memo_path(cache_dir))
         cache = AssetCache(cache_dir, graph)
+        if self.search_entries is None:  # serve keeps its memory; a build reads the disk
+            from attention_explained.sitebuild.render_cache import SearchEntryCache
+
+            self.search_entries = SearchEntryCache(cache.root / "search" / "entries.json")
+        self.search_entries.begin()
         stale = cache.stale_figures() if self.config.figures else []
         build = _Build(cache, stale, cache.data_stale())
         if stale or build.data_stale:
@@ -489,11 +494,11 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
             self._finish(build)
         cached = len(build.cache.figure_ids) - len(build.stale) if self.config.figures else 0
         executed = len(build.runner.executed) if build.runner else 0
-        reused = ""
+        reused = f"; search entries reused {self.search_entries.hits}"
         if self.render_cache is not None:
-            reused = f"; pages reused {self.render_cache.hits}"
-            reused += f", search entries reused {self.search_entries.hits}"
-            self.render_cache.hits = self.search_entries.hits = 0
+            reused = f"; pages reused {self.render_cache.hits}{reused}"
+            self.render_cache.hits = 0
+        self.search_entries.hits = 0
         log.info(
             "attention-explained: figures rendered %d, from cache %d; "
             "notebooks executed %d%s; %.1f s",
@@ -552,10 +557,9 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
     # -- Open in Colab (colab.py): the button's URL, and the install cell in the .ipynb -----
     @event_priority(100)  # before Material's search indexes the page (0)
     def on_page_context(self, context, page, config: MkDocsConfig, nav):
-        if self.search_entries is not None:
-            search = config.plugins.get("material/search") or config.plugins.get("search")
-            if getattr(search, "search_index", None) is not None:
-                self.search_entries.wrap(search.search_index)
+        search = config.plugins.get("material/search") or config.plugins.get("search")
+        if getattr(search, "search_index", None) is not None:
+            self.search_entries.wrap(search.search_index, _search_context(search))
         if getattr(page, "nb_url", None) and config.repo_url:
             from attention_explained.sitebuild.colab import colab_url
 
@@ -580,6 +584,7 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
         return output
 
     def _finish(self, build: _Build) -> None:
+        self.search_entries.save()
         if build.math_font is not None:
             from attention_explained.sitebuild import math
 
@@ -589,6 +594,14 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
         if not self.serving and self._one_shot is not None:
             self._one_shot.close()
             self._one_shot = None
+
+
+def _search_context(search) -> str:
+    """What Material's search entries depend on besides the page: its config and version."""
+    from importlib.metadata import version
+
+    options = json.dumps(dict(search.config), sort_keys=True, default=str)
+    return f"mkdocs-material {version('mkdocs-material')}\n{options}"
 
 
 def _raise_keyboard_interrupt(signum, frame):

@@ -1,19 +1,22 @@
-"""``mkdocs serve`` only: keep each page's work between rebuilds while its input is unchanged.
+"""Keep each page's work while its input is unchanged.
 
 A rebuild converts and indexes every page of every language again, although an author
 changed one. Two memories, each keyed by everything its step reads:
 
-- ``RenderCache``, Markdown→HTML: the page's final Markdown (numbers as tokens, figure lines
-  rewritten), its source path and URL, the site's files and their URLs (links are resolved
-  against them), and the config file. A hit restores what ``Page.render`` sets.
-- ``SearchEntryCache``, Material's search entries of a page: its HTML, URL, title, table
-  of contents and the front matter the index reads (``search``, ``tags``, ``title``).
+- ``RenderCache`` (``mkdocs serve``), Markdown→HTML: the page's final Markdown (numbers as
+  tokens, figure lines rewritten), its source path and URL, the site's files and their URLs
+  (links are resolved against them), and the config file. A hit restores what
+  ``Page.render`` sets.
+- ``SearchEntryCache`` (every build; kept on disk between builds), Material's search entries
+  of a page: its HTML, URL, title, table of contents and the front matter the index reads
+  (``search``, ``tags``, ``title``), under the search plugin's config and Material's version.
 """
 
 from __future__ import annotations
 
 import copy
 import json
+from pathlib import Path
 from typing import Any
 
 from attention_explained.sitebuild.keys import digest
@@ -70,12 +73,38 @@ def _toc(items) -> list:
 
 
 class SearchEntryCache:
-    def __init__(self):
+    def __init__(self, path: Path | None = None):
+        """``path``: a JSON file that keeps the entries between builds (None: memory only)."""
+        self.path = path
         self.entries: dict[str, list[dict]] = {}
+        self.used: set[str] = set()  # keys of this build's pages
         self.hits = 0
+        if path is not None:
+            try:
+                self.entries = json.loads(Path(path).read_text("utf-8"))
+            except (OSError, ValueError):
+                self.entries = {}
+        self._stored = set(self.entries)
 
-    def wrap(self, index) -> None:
-        """Make ``index.add_entry_from_context`` (Material's search) reuse a page's entries."""
+    def begin(self) -> None:
+        """A new build: what it indexes decides what :meth:`save` keeps."""
+        self.used = set()
+
+    def save(self) -> None:
+        """Keep this build's entries on disk (only if any page was indexed anew)."""
+        if self.path is None or self.used == self._stored:
+            return
+        from attention_explained.figures.render import write_atomic
+
+        rows = {key: self.entries[key] for key in sorted(self.used)}
+        write_atomic(Path(self.path), json.dumps(rows, ensure_ascii=False).encode())
+        self._stored = set(rows)
+
+    def wrap(self, index, context: str = "") -> None:
+        """Make ``index.add_entry_from_context`` (Material's search) reuse a page's entries.
+
+        ``context``: what else the entries depend on (the search plugin's config, Material's
+        version)."""
         if getattr(index, "_ae_entry_cache", None) is self:
             return
         original = index.add_entry_from_context
@@ -83,12 +112,14 @@ class SearchEntryCache:
         def add_entry_from_context(page) -> None:
             meta = {k: page.meta.get(k) for k in ("search", "tags", "title")}
             key = digest(
+                context,
                 page.url,
                 str(page.title),
                 page.content or "",
                 json.dumps(meta, sort_keys=True, default=str),
                 json.dumps(_toc(page.toc), default=str),
             )
+            self.used.add(key)
             entries = self.entries.get(key)
             if entries is None:
                 start = len(index.entries)
