@@ -18,6 +18,7 @@ radicals and fences still stretch) and served from the site as WOFF2.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import html as html_lib
 import json
@@ -505,13 +506,20 @@ def characters_for(sources: list[Path]) -> set[str]:
     """Every character the math in `sources` draws, plus what any formula may need."""
     chars = set(BASE_CHARACTERS)
     for source in sources:
-        for tex, display in formulas_in_markdown(source.read_text(encoding="utf-8")):
-            try:
-                mathml = (display and aligned_to_html(tex)) or tex_to_mathml(tex, display)
-            except MathError:
-                continue  # reported with its page when the page is built
-            for char in math_characters(mathml):
-                chars.add(char)
-                if char in ITALIC:
-                    chars.add(ITALIC[char])
+        chars |= _characters_in(source.read_text(encoding="utf-8"))
     return {c for c in chars if not HANGUL_OR_CJK.match(c)}
+
+
+@functools.lru_cache(maxsize=512)  # `mkdocs serve` asks again at every rebuild
+def _characters_in(markdown: str) -> frozenset[str]:
+    chars = set()
+    for tex, display in formulas_in_markdown(markdown):
+        try:
+            mathml = (display and aligned_to_html(tex)) or tex_to_mathml(tex, display)
+        except MathError:
+            continue  # reported with its page when the page is built
+        for char in math_characters(mathml):
+            chars.add(char)
+            if char in ITALIC:
+                chars.add(ITALIC[char])
+    return frozenset(chars)

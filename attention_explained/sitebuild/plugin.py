@@ -176,6 +176,7 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
         self._one_shot = None  # the worker of one `mkdocs build`
         self.render_cache = None  # pages' HTML kept across serve rebuilds
         self.search_entries = None  # pages' search entries, kept across builds on disk
+        self.page_contents: dict[str, tuple] | None = None  # serve: on_page_content's results
         self.kiwi_warm = False  # serve: Kiwi loaded in the background after the first build
         self.build: _Build | None = None
 
@@ -186,6 +187,7 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
             from attention_explained.sitebuild.render_cache import RenderCache
 
             self.render_cache = RenderCache()
+            self.page_contents = {}
             # `kill <pid>` ends serve through its finally: on_shutdown stops the worker.
             signal.signal(signal.SIGTERM, _raise_keyboard_interrupt)
 
@@ -411,6 +413,33 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
 
     # -- notebook pages: shared CSS/JS instead of 600 KB inline --------------------------------
     def on_page_content(self, html: str, page, config: MkDocsConfig, files: Files):
+        if self.page_contents is None:
+            return self._page_content(html, page)
+        # Serve: an unchanged page's HTML is not typeset or split again. The result depends
+        # on the HTML, where the page is, its anchors and the math font's coverage.
+        from attention_explained.sitebuild.notebook_html import toc_ids
+
+        font = str(self.build.math_font[0]) if self.build.math_font else ""
+        key = digest(page.file.src_uri, page.url, html, font, *toc_ids(page.toc))
+        if key not in self.page_contents:
+            if len(self.page_contents) > 2000:  # a long session: start over rather than grow
+                self.page_contents.clear()
+            start = len(self.build.notebook_pages)
+            output = self._page_content(html, page)
+            linked = {  # the shared files this page links to (content-named), whoever added them
+                name: text
+                for name, text in self.build.shared.files.items()
+                if posixpath.basename(name) in output
+            }
+            self.page_contents[key] = (output, self.build.notebook_pages[start:], linked)
+            return output
+        output, notebook_pages, linked = self.page_contents[key]
+        self.build.notebook_pages.extend(notebook_pages)
+        for name, text in linked.items():
+            self.build.shared.files.setdefault(name, text)
+        return output
+
+    def _page_content(self, html: str, page) -> str:
         if not (page.file.abs_src_path or "").endswith(".ipynb"):
             return self._typeset(html, page)
         from attention_explained.sitebuild import notebook_html
