@@ -44,3 +44,14 @@ def test_conversions_are_remembered_and_come_back_from_disk(fresh_memory, tmp_pa
     math.save_conversions(path)  # nothing new: not rewritten
     assert path.stat().st_mtime_ns == stamp
     math.load_conversions(tmp_path / "missing.json")  # no file: nothing to remember
+
+
+def test_the_font_covers_what_each_page_draws_now_not_what_it_drew(tmp_path):
+    """characters_for remembers pages by their text: an edit that adds a symbol adds it."""
+    page = tmp_path / "page.md"
+    page.write_text("Intro $q\\cdot k$ and text.\n", encoding="utf-8")
+    before = math.characters_for([page])
+    assert "∂" not in before
+    page.write_text("Intro $q\\cdot k$ and $\\partial L$.\n", encoding="utf-8")
+    after = math.characters_for([page])
+    assert "∂" in after and before < after
