@@ -35,19 +35,28 @@ def sweep_panel(ax, data, metric: str, lang: str, pal, *, log_y: bool = False) -
     ax.grid(True, lw=0.5)
 
 
-def sweep_legend(fig, ax, lang: str, pal) -> None:
-    """One legend under both panels, titled with what the bands summarise."""
+def band_legend(fig, ax, title: str, pal, *, frameon: bool | None = None) -> None:
+    """One legend in a row under the panels, titled (muted) with what the bands summarise.
+
+    ``frameon=None`` keeps the theme's legend frame.
+    """
     handles, labels = ax.get_legend_handles_labels()
     legend = fig.legend(
         handles,
         labels,
         loc="outside lower center",
         ncol=len(labels),
-        frameon=False,
-        title=text("common", "seeds", lang, n=len(_data.SWEEP_SEEDS)),
+        frameon=frameon,
+        title=title,
         title_fontsize=9,
     )
     legend.get_title().set_color(pal.muted)
+
+
+def sweep_legend(fig, ax, lang: str, pal) -> None:
+    """One legend under both panels, titled with what the bands summarise."""
+    title = text("common", "seeds", lang, n=len(_data.SWEEP_SEEDS))
+    band_legend(fig, ax, title, pal, frameon=False)
 
 
 TRAINING_COLOUR = {"none": "none", "sqrt": "sqrt", "qknorm": "unit"}  # scaling → palette series
@@ -74,12 +83,7 @@ def training_panels(figure_id: str, runs, metric: str, lang: str, pal, *, log_y:
     axes[1].set_xlabel(text(figure_id, "step", lang))
     ylabel = text(figure_id, "ylabel", lang)
     axes[0].set_ylabel(ylabel, **mixed_font(ylabel))
-    handles, labels = axes[0].get_legend_handles_labels()
-    band = text(figure_id, "band", lang, n=len(runs["seed"]))
-    legend = fig.legend(
-        handles, labels, loc="outside lower center", ncol=3, title=band, title_fontsize=9
-    )
-    legend.get_title().set_color(pal.muted)
+    band_legend(fig, axes[0], text(figure_id, "band", lang, n=len(runs["seed"])), pal)
     title = text(figure_id, "title", lang)
     fig.suptitle(title, fontweight="bold", **mixed_font(title))
     return fig, axes

@@ -5,12 +5,12 @@ import numpy as np
 
 from attention_explained import settings
 from attention_explained.figures import _data
+from attention_explained.figures._plots import TRAINING_COLOUR, band_legend
 from attention_explained.figures.registry import figure
 from attention_explained.figures.strings import text
 from attention_explained.figures.style import themed
 
 ID = "after-lr-sensitivity"
-COLOUR = {"none": "none", "sqrt": "sqrt", "qknorm": "unit"}  # as on the training page
 MARKER = {"none": "o", "sqrt": "s", "qknorm": "^"}
 
 
@@ -29,7 +29,7 @@ def draw(data, lang: str, theme: str):
         )
         for ax, i in zip(axes, range(len(data["sweep_d_k"])), strict=True):
             for k, scaling in enumerate(data["sweep_scaling"]):
-                colour = pal.series[COLOUR[scaling]]
+                colour = pal.series[TRAINING_COLOUR[scaling]]
                 runs = final[i, k]
                 ax.fill_between(rates, runs.min(-1), runs.max(-1), color=colour, alpha=0.18, lw=0)
                 ax.plot(
@@ -47,15 +47,6 @@ def draw(data, lang: str, theme: str):
             ax.grid(True, lw=0.5)
         axes[0].set_ylim(bottom=0)
         axes[0].set_ylabel(text(ID, "ylabel", lang, n=settings.AFTER_FINAL))
-        handles, labels = axes[0].get_legend_handles_labels()
-        legend = fig.legend(
-            handles,
-            labels,
-            loc="outside lower center",
-            ncol=3,
-            title=text(ID, "band", lang, n=len(data["seed"])),
-            title_fontsize=9,
-        )
-        legend.get_title().set_color(pal.muted)
+        band_legend(fig, axes[0], text(ID, "band", lang, n=len(data["seed"])), pal)
         fig.suptitle(text(ID, "title", lang), fontweight="bold")
     return fig

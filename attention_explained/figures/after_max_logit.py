@@ -8,12 +8,12 @@ from matplotlib.ticker import NullLocator
 
 from attention_explained import settings
 from attention_explained.figures import _data
+from attention_explained.figures._plots import TRAINING_COLOUR, band_legend
 from attention_explained.figures.registry import figure
 from attention_explained.figures.strings import text
 from attention_explained.figures.style import themed
 
 ID = "after-max-logit"
-COLOUR = {"none": "none", "sqrt": "sqrt", "qknorm": "unit"}
 EVERY = 5  # plot every 5th step: the curves stay readable, the SVG under 120 KB
 
 
@@ -35,7 +35,7 @@ def draw(data, lang: str, theme: str):
         )
         for col, j in enumerate(chosen):
             for k, scaling in enumerate(data["sweep_scaling"]):
-                colour = pal.series[COLOUR[scaling]]
+                colour = pal.series[TRAINING_COLOUR[scaling]]
                 label = text(ID, scaling, lang)
                 for row, metric in enumerate(("max_logit", "entropy")):
                     curves = data[metric][i, k, j][:, ::EVERY]  # [seed, step]
@@ -63,15 +63,6 @@ def draw(data, lang: str, theme: str):
         )
         for ax in axes.flat:
             ax.grid(True, lw=0.5)
-        handles, labels = axes[0, 0].get_legend_handles_labels()
-        legend = fig.legend(
-            handles,
-            labels,
-            loc="outside lower center",
-            ncol=3,
-            title=text(ID, "band", lang, n=len(data["seed"])),
-            title_fontsize=9,
-        )
-        legend.get_title().set_color(pal.muted)
+        band_legend(fig, axes[0, 0], text(ID, "band", lang, n=len(data["seed"])), pal)
         fig.suptitle(text(ID, "title", lang, d=int(data["sweep_d_k"][i])), fontweight="bold")
     return fig
