@@ -653,6 +653,11 @@ _TOP, _LOW = _LRS[-1], _LRS[0]
 _DK_SMALL, _DK_LARGE = min(_s.AFTER_SWEEP_DKS), max(_s.AFTER_SWEEP_DKS)
 
 
+def _over_best(v: Mapping[str, float], dk: int, scaling: str, lr: str) -> float:
+    """A run's final loss at one learning rate, as a multiple of its best final loss."""
+    return v[f"after.final_loss.d{dk}.{scaling}.{lr}"] / v[f"after.best_loss.d{dk}.{scaling}"]
+
+
 @claim(
     "after.sqrt_logits_grow_with_lr",
     statement="the largest ÷√d_k logit over training rises with every step up in learning rate, "
@@ -684,10 +689,7 @@ def _sqrt_entropy_collapses(v: Mapping[str, float]) -> bool:
     counterexample={f"after.final_loss.d{_DK_LARGE}.sqrt.{_TOP}": 0.3},
 )
 def _sqrt_fails_high(v: Mapping[str, float]) -> bool:
-    return all(
-        v[f"after.final_loss.d{dk}.sqrt.{_TOP}"] > 5 * v[f"after.best_loss.d{dk}.sqrt"]
-        for dk in _s.AFTER_SWEEP_DKS
-    )
+    return all(_over_best(v, dk, "sqrt", _TOP) > 5 for dk in _s.AFTER_SWEEP_DKS)
 
 
 @claim(
@@ -724,9 +726,72 @@ def _qknorm_least_sensitive(v: Mapping[str, float]) -> bool:
     counterexample={f"after.final_loss.d{_DK_SMALL}.qknorm.{_TOP}": 3.0},
 )
 def _qknorm_high_ok(v: Mapping[str, float]) -> bool:
+    return all(_over_best(v, dk, "qknorm", _TOP) < 1.5 for dk in _s.AFTER_SWEEP_DKS)
+
+
+@claim(
+    "after.qknorm_gap_larger_at_large_dk",
+    statement="QK-norm's lead over ÷√d_k in LR sensitivity is more than twice as large at the "
+    "largest d_k of the sweep as at the smallest",
+    counterexample={f"after.sensitivity.d{_DK_LARGE}.qknorm": 0.7},
+)
+def _qknorm_gap(v: Mapping[str, float]) -> bool:
+    def gap(dk: int) -> float:
+        return v[f"after.sensitivity.d{dk}.sqrt"] - v[f"after.sensitivity.d{dk}.qknorm"]
+
+    return gap(_DK_LARGE) > 2 * gap(_DK_SMALL)
+
+
+@claim(
+    "after.qknorm_best_lr_at_grid_top_small_dk",
+    statement="at the smallest d_k of the sweep QK-norm's best learning rate is the highest "
+    "one in the grid, so the grid does not show where QK-norm gets worse",
+    counterexample={f"after.best_lr.d{_DK_SMALL}.qknorm": 0.01},
+)
+def _qknorm_best_at_top(v: Mapping[str, float]) -> bool:
+    return v[f"after.best_lr.d{_DK_SMALL}.qknorm"] == max(_s.AFTER_LEARNING_RATES)
+
+
+@claim(
+    "after.qknorm_like_sqrt_at_low_lr_small_dk",
+    statement="at the smallest d_k, at the two lowest learning rates, QK-norm's final loss is "
+    "within 5% of ÷√d_k's (its g starts at √d_k and moves about η per step)",
+    counterexample={f"after.final_loss.d{_DK_SMALL}.qknorm.{_LOW}": 1.0},
+)
+def _qknorm_like_sqrt_low(v: Mapping[str, float]) -> bool:
     return all(
-        v[f"after.final_loss.d{dk}.qknorm.{_TOP}"] < 1.5 * v[f"after.best_loss.d{dk}.qknorm"]
-        for dk in _s.AFTER_SWEEP_DKS
+        abs(
+            v[f"after.final_loss.d{_DK_SMALL}.qknorm.{lr}"]
+            / v[f"after.final_loss.d{_DK_SMALL}.sqrt.{lr}"]
+            - 1
+        )
+        < 0.05
+        for lr in _LRS[:2]
+    )
+
+
+@claim(
+    "after.low_lr_undertrained_small_dk",
+    statement="at the smallest d_k and the lowest learning rate every scaling's final loss is "
+    "more than 3× its best: the step budget is too short there, so the LR sensitivity also "
+    "counts under-training",
+    counterexample={f"after.final_loss.d{_DK_SMALL}.qknorm.{_LOW}": 0.2},
+)
+def _low_lr_undertrained(v: Mapping[str, float]) -> bool:
+    return all(_over_best(v, _DK_SMALL, s, _LOW) > 3 for s in _s.AFTER_SWEEP_SCALINGS)
+
+
+@claim(
+    "after.low_entropy_in_good_runs",
+    statement="entropy is low in good runs too: at the largest d_k, QK-norm's final entropy at "
+    "the highest rate is below 0.1 nats, and at the figure's low rate every scaling ends below "
+    "0.2 nats",
+    counterexample={f"after.final_entropy.d{_DK_LARGE}.qknorm.{_TOP}": 1.0},
+)
+def _low_entropy_good(v: Mapping[str, float]) -> bool:
+    low = f"lr{_s.AFTER_LOW_LR:g}"
+    return v[f"after.final_entropy.d{_DK_LARGE}.qknorm.{_TOP}"] < 0.1 and all(
+        v[f"after.final_entropy.d{_DK_LARGE}.{s}.{low}"] < 0.2 for s in _s.AFTER_SWEEP_SCALINGS
     )
 
 
@@ -770,6 +835,16 @@ def _mup_flat(v: Mapping[str, float]) -> bool:
 
 
 _SPREAD = [f"d{dk}" for dk in _s.AFTER_SPREAD_DKS]
+
+
+@claim(
+    "after.max_follows_spread",
+    statement="the largest logit follows the std: after training its log-log slope against d_k "
+    "is above 0.1 with ÷√d_k and within ±0.1 of 0 with ÷d_k",
+    counterexample={"after.slope_max.sqrt.final": 0.0},
+)
+def _max_follows(v: Mapping[str, float]) -> bool:
+    return v["after.slope_max.sqrt.final"] > 0.1 and abs(v["after.slope_max.mup.final"]) < 0.1
 
 
 @claim(

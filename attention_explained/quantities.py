@@ -342,6 +342,7 @@ def _after_numbers(out: dict[str, str]) -> None:
         spec = _AFTER_SPECS.get(name.split(".")[1], "g")
         out[name] = value if isinstance(value, str) else _fmt(value, spec)
     out["after.final_window"] = str(settings.AFTER_FINAL)
+    out["after.low_lr"] = _fmt(settings.AFTER_LOW_LR, "g")  # the max-logit figure's low rate
 
 
 _AFTER_SPECS = {  # by the second part of the name
@@ -357,6 +358,7 @@ _AFTER_SPECS = {  # by the second part of the name
     "cos_init": ".3f",
     "cos_final": ".2f",
     "slope": ".2f",
+    "slope_max": ".2f",
     "init_loss": ".2f",
     "log_n": ".2f",
 }

@@ -92,6 +92,21 @@ def test_after_training_mup_is_flat_and_sqrt_grows(numbers):
             assert numbers[f"after.cos_final.d{dk}.{scaling}"] > 0.5
 
 
+def test_largest_logit_follows_the_spread(numbers):
+    # the same argument for the row's largest logit as for its std
+    assert numbers["after.slope_max.sqrt.final"] > 0.1
+    assert abs(numbers["after.slope_max.mup.final"]) < 0.1
+
+
+def test_qknorm_logits_stay_small_at_a_low_rate(numbers):
+    # the bound at work: g starts at √d_k and moves ≈ lr per step
+    assert numbers[f"after.max_logit.d64.qknorm.lr{LOW:g}"] <= math.sqrt(64) + LOW * 80
+    assert (
+        numbers[f"after.max_logit.d64.qknorm.lr{LOW:g}"]
+        < numbers[f"after.max_logit.d64.sqrt.lr{LOW:g}"]
+    )
+
+
 def test_models_of_a_seed_share_their_start(grid):
     # step 0 is measured before the first update: both rates start from the same loss
     loss0 = grid["loss"][..., 0]
