@@ -461,7 +461,7 @@ STRINGS.update(
                 "모델 모두 0.5보다 크다.",
                 "en": "Three panels. Left and middle: the logit standard deviation against the "
                 "head dimension d_k, log-log, for a model trained with ÷√d_k and one trained "
-                "with ÷d_k (μP); dashed before training, solid after, slopes in the legend. "
+                "with ÷d_k (μP); dashed before training, solid after, fitted exponents in the legend. "
                 "÷√d_k is flat before training but grows with d_k after it. ÷d_k shrinks with "
                 "d_k before training and is flat after it. Right: the cosine between a query "
                 "and its target key, near 0 before training and above 0.5 after it for both.",
@@ -470,7 +470,7 @@ STRINGS.update(
             "mup": {"ko": "÷dₖ (μP)", "en": "÷dₖ (μP)"},
             "init": {"ko": "학습 전: {a}", "en": "before training: {a}"},
             "final": {"ko": "학습 후: {a}", "en": "after training: {a}"},
-            "slope": {"ko": "지수 a (표준편차 ∝ dₖᵃ)", "en": "slope a (std ∝ dₖᵃ)"},
+            "slope": {"ko": "지수 a (표준편차 ∝ dₖᵃ)", "en": "exponent a (std ∝ dₖᵃ)"},
             "cos_init": {"ko": "{s}, 학습 전", "en": "{s}, before"},
             "cos_final": {"ko": "{s}, 학습 후", "en": "{s}, after"},
             "panel_sqrt": {
