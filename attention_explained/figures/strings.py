@@ -461,10 +461,11 @@ STRINGS.update(
                 "모델 모두 0.5보다 크다.",
                 "en": "Three panels. Left and middle: the logit standard deviation against the "
                 "head dimension d_k, log-log, for a model trained with ÷√d_k and one trained "
-                "with ÷d_k (μP); dashed before training, solid after, fitted exponents in the legend. "
-                "÷√d_k is flat before training but grows with d_k after it. ÷d_k shrinks with "
-                "d_k before training and is flat after it. Right: the cosine between a query "
-                "and its target key, near 0 before training and above 0.5 after it for both.",
+                "with ÷d_k (μP); dashed before training, solid after, fitted exponents in the "
+                "legend. ÷√d_k is flat before training but grows with d_k after it. ÷d_k "
+                "shrinks with d_k before training and is flat after it. Right: the cosine "
+                "between a query and its target key, near 0 before training and above 0.5 after "
+                "it for both.",
             },
             "sqrt": {"ko": "÷√dₖ", "en": "÷√dₖ"},
             "mup": {"ko": "÷dₖ (μP)", "en": "÷dₖ (μP)"},
