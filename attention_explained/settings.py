@@ -13,6 +13,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+# -- the site's languages: every figure is drawn, and every page written, in each -------------
+LANGS = ("ko", "en")
+
 # -- the study note's experiment: logits A·Bᵀ of uniform[−3, 3] matrices ----------------------
 LENGTH = 30  # n: queries and keys per matrix (A and B are [n, d]), as in the note
 UNIFORM_MIN, UNIFORM_MAX = -3.0, 3.0  # components of A and B are uniform on [min, max]

@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 
+from attention_explained.settings import LANGS  # noqa: F401 - the tests import it from here
+
 REPO = Path(__file__).resolve().parents[1]
 DOCS = REPO / "docs"
-LANGS = ("ko", "en")
 FIXTURE = Path(__file__).parent / "fixture_site"
 CACHE_ENV = "ATTENTION_EXPLAINED_CACHE"
 

@@ -307,19 +307,18 @@ def test_the_plugin_refuses_a_figure_whose_alt_claim_fails(tmp_path):
     from mkdocs.exceptions import PluginError
 
     from attention_explained.figures.strings import ALT_CLAIMS
+    from attention_explained.sitebuild.build import Build
     from attention_explained.sitebuild.cache import AssetCache
-    from attention_explained.sitebuild.plugin import AttentionExplainedPlugin, _Build
 
-    plugin = AttentionExplainedPlugin()
-    plugin.build = _Build(AssetCache(tmp_path), [], False)
+    build = Build(AssetCache(tmp_path), [], False)
     (name,) = ALT_CLAIMS["logit-histograms"]
     line = "![](figures/logit-histograms.svg)"
-    assert "logit-histograms.dark.svg" in plugin._figures(line, "ko", "variance.md")
-    plugin.build.verdicts = {name: {"holds": True, "statement": "s", "numbers": {}}}
-    plugin._check_claims()
-    plugin.build.verdicts = {name: {"holds": False, "statement": "s", "numbers": {}}}
+    assert "logit-histograms.dark.svg" in build.figure_lines(line, "ko", "variance.md")
+    build.verdicts = {name: {"holds": True, "statement": "s", "numbers": {}}}
+    build.check_claims()
+    build.verdicts = {name: {"holds": False, "statement": "s", "numbers": {}}}
     with pytest.raises(PluginError, match=r"variance\.md.*logit-histograms"):
-        plugin._check_claims()
+        build.check_claims()
 
 
 def test_mathtext_cache_is_shared_between_figures_and_changes_no_byte(monkeypatch):

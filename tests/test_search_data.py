@@ -191,3 +191,17 @@ def test_after_an_edit_only_the_changed_texts_are_analysed(tmp_path, monkeypatch
     assert ko["stems"] == full["stems"] and ko["endings"] == full["endings"]
     [stored] = cache.glob("analyses-*.json")
     assert len(json.loads(stored.read_text("utf-8"))) == 2  # 기울기가's analysis is gone
+
+
+def test_kiwi_reads_the_default_languages_entries_without_number_tokens():
+    from attention_explained.sitebuild.markdown import number_token
+    from attention_explained.sitebuild.search import default_language_texts, language_prefixes
+
+    prefixes = language_prefixes(("ko", "en"), "ko")
+    assert prefixes == {"ko": "", "en": "en/"}
+    entries = [
+        {"location": "saturation/", "title": "포화", "text": f"값은 {number_token('a.b')}이다"},
+        {"location": "en/saturation/", "title": "Saturation", "text": "English"},
+        {"title": "검색", "text": "본문"},  # an entry without a location is the default's
+    ]
+    assert default_language_texts(entries, prefixes) == ["포화\n값은 이다", "검색\n본문"]

@@ -55,3 +55,18 @@ def test_the_font_covers_what_each_page_draws_now_not_what_it_drew(tmp_path):
     page.write_text("Intro $q\\cdot k$ and $\\partial L$.\n", encoding="utf-8")
     after = math.characters_for([page])
     assert "∂" in after and before < after
+
+
+def test_the_font_preload_names_the_root_copy_from_any_page():
+    import re
+
+    from attention_explained.sitebuild.math import font_preload
+
+    def href(url: str) -> str:
+        return re.search(r'href="([^"]+)"', font_preload(url, "f.woff2")).group(1)
+
+    assert href("") == "assets/math/f.woff2"  # the home page
+    assert href("saturation/") == "../assets/math/f.woff2"
+    assert href("en/notebooks/heatmaps/") == "../../../assets/math/f.woff2"
+    assert href("en/page.html") == "../assets/math/f.woff2"  # without directory URLs
+    assert 'as="font" type="font/woff2" crossorigin' in font_preload("", "f.woff2")

@@ -151,7 +151,7 @@ def test_bad_references_in_a_page_fail_the_build(tmp_path, ae_cache, page_text, 
     ],
 )
 def test_bad_plugin_options_fail_with_the_accepted_range(tmp_path, option, expected):
-    replace = {"mathjax: false": f"mathjax: false\n      {option}"}
+    replace = {"math: mathml": f"math: mathml\n      {option}"}
     root = make_site(tmp_path / "options", tmp_path / "cache", **replace)
     result = build(root)
     assert result.returncode != 0
@@ -251,50 +251,3 @@ def test_the_whole_output_is_what_the_site_should_have(site):
             for suffix in ("", ".dark")
         ]
     assert found == sorted(set(expected))
-
-
-def _serving_plugin():
-    from types import SimpleNamespace
-
-    from attention_explained.sitebuild.notebook_html import SharedAssets
-    from attention_explained.sitebuild.plugin import AttentionExplainedPlugin
-
-    plugin = AttentionExplainedPlugin()
-    plugin.page_contents = {}  # what on_startup(command="serve") sets up
-
-    def rebuild():
-        plugin.build = SimpleNamespace(math_font=None, notebook_pages=[], shared=SharedAssets())
-
-    return plugin, rebuild
-
-
-NOTEBOOK_HTML = "<style>.jp-Cell{color:red}</style><p>cell</p><script>copy()</script>"
-
-
-def test_serve_reuses_an_unchanged_pages_content_with_its_shared_files(monkeypatch):
-    """A rebuild gets the same HTML, notebook page and shared CSS/JS without redoing them."""
-    from types import SimpleNamespace
-
-    from attention_explained.sitebuild import notebook_html
-
-    plugin, rebuild = _serving_plugin()
-    page = SimpleNamespace(
-        file=SimpleNamespace(src_uri="notebooks/a.md", abs_src_path="/x/a.ipynb"),
-        url="notebooks/a/",
-        toc=[],
-    )
-    rebuild()
-    first = plugin.on_page_content(NOTEBOOK_HTML, page, None, None)
-    shared, pages = dict(plugin.build.shared.files), list(plugin.build.notebook_pages)
-    assert len(shared) == 2 and pages
-
-    calls = []
-    original = notebook_html.link_shared
-    monkeypatch.setattr(notebook_html, "link_shared", lambda *a: calls.append(1) or original(*a))
-    rebuild()
-    assert plugin.on_page_content(NOTEBOOK_HTML, page, None, None) == first and not calls
-    assert plugin.build.shared.files == shared and plugin.build.notebook_pages == pages
-
-    rebuild()  # an edited page is done again
-    edited = plugin.on_page_content(NOTEBOOK_HTML.replace("cell", "edited"), page, None, None)
-    assert calls == [1] and "edited" in edited

@@ -82,3 +82,151 @@ def test_other_search_settings_index_the_page_again(tmp_path):
     again.wrap(built, "separator B")
     built.add_entry_from_context(page())
     assert again.hits == 0
+
+
+# -- RenderCache: a page's Markdown → HTML, reused while serving ------------------------------
+
+
+def rendered_pages(tmp_path):
+    """A real MkDocs config and two pages (one links to an anchor of the other), unrendered."""
+    from mkdocs.config import load_config
+    from mkdocs.structure.files import File, Files
+    from mkdocs.structure.pages import Page
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "index.md").write_text("# Home\n\n## Part\n\n[there](other.md#part)\n", "utf-8")
+    (docs / "other.md").write_text("# Other\n\n## Part\n", "utf-8")
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\nmarkdown_extensions: [toc]\n", "utf-8")
+    config = load_config(str(tmp_path / "mkdocs.yml"))
+    files = Files(
+        [File(name, str(docs), str(tmp_path / "site"), True) for name in ("index.md", "other.md")]
+    )
+
+    def new_page() -> Page:
+        page = Page(None, files.get_file_from_path("index.md"), config)
+        page.read_source(config)
+        return page
+
+    return config, files, new_page
+
+
+def test_render_cache_restores_exactly_what_mkdocs_page_render_sets(tmp_path):
+    """RENDER_SETS names one private MkDocs field: if MkDocs' ``Page.render`` sets another
+    field, or stops setting one of these, this fails, and the cache must follow."""
+    from attention_explained.sitebuild.render_cache import RENDER_SETS
+
+    config, files, new_page = rendered_pages(tmp_path)
+    page = new_page()
+    before = dict(vars(page))
+    page.render(config, files)
+    changed = {
+        name for name, value in vars(page).items() if before.get(name, object()) is not value
+    }
+    assert changed == {*RENDER_SETS, "links_to_anchors"}
+
+
+def test_a_reused_render_gives_the_page_mkdocs_would_give(tmp_path):
+    from attention_explained.sitebuild.render_cache import RENDER_SETS, RenderCache
+
+    config, files, new_page = rendered_pages(tmp_path)
+    plain = new_page()
+    plain.render(config, files)
+    memory = RenderCache()
+    for expected_hits in (0, 1):
+        page = new_page()
+        memory.wrap(page, "context")
+        page.render(config, files)
+        assert memory.hits == expected_hits
+        for name in RENDER_SETS:
+            assert str(getattr(page, name)) == str(getattr(plain, name)), name
+        assert page.title == plain.title == "Home"
+        assert {f.src_uri: a for f, a in page.links_to_anchors.items()} == {
+            f.src_uri: a for f, a in plain.links_to_anchors.items()
+        }
+
+
+# -- PageContentCache: the plugin's content step, reused while serving -----------------------
+
+
+def test_a_reused_content_step_restores_its_notebook_pages_and_linked_files():
+    from attention_explained.sitebuild.render_cache import PageContentCache
+
+    memory, calls = PageContentCache(), []
+
+    def make(pages, files):
+        def step():
+            calls.append(1)
+            pages.append("<notebook html>")
+            files["assets/notebooks/a1.css"] = "css"
+            files["assets/notebooks/b2.js"] = "unused by this page"
+            return '<link href="../assets/notebooks/a1.css">'
+
+        return step
+
+    pages, files = [], {}
+    first = memory.content("k", make(pages, files), pages, files)
+    pages2, files2 = [], {}
+    again = memory.content("k", make(pages2, files2), pages2, files2)
+    assert again == first and calls == [1]
+    assert pages2 == ["<notebook html>"] and files2 == {"assets/notebooks/a1.css": "css"}
+    memory.content("edited", make(pages2, files2), pages2, files2)
+    assert calls == [1, 1]
+
+
+def test_the_content_memory_starts_over_instead_of_growing_without_end(monkeypatch):
+    from attention_explained.sitebuild.render_cache import PageContentCache
+
+    monkeypatch.setattr(PageContentCache, "MAX_ENTRIES", 3)
+    memory = PageContentCache()
+    for n in range(5):
+        memory.content(str(n), lambda n=n: f"page {n}", [], {})
+    assert len(memory.entries) <= 4 and "4" in memory.entries
+
+
+def _serving_plugin(cache_dir):
+    from attention_explained.sitebuild.build import Build
+    from attention_explained.sitebuild.cache import AssetCache
+    from attention_explained.sitebuild.plugin import AttentionExplainedPlugin
+    from attention_explained.sitebuild.render_cache import PageContentCache
+
+    plugin = AttentionExplainedPlugin()
+    plugin.page_contents = PageContentCache()  # what on_startup(command="serve") sets up
+    cache = AssetCache(cache_dir)
+
+    def rebuild():  # a new build without the math font (on_config)
+        plugin.build = Build(cache, [], False)
+
+    return plugin, rebuild
+
+
+NOTEBOOK_HTML = "<style>.jp-Cell{color:red}</style><p>cell</p><script>copy()</script>"
+
+
+def test_serve_reuses_an_unchanged_pages_content_with_its_shared_files(monkeypatch, tmp_path):
+    """A rebuild gets the same HTML, notebook page and shared CSS/JS without redoing them."""
+    from types import SimpleNamespace
+
+    from attention_explained.sitebuild import notebook_html
+
+    plugin, rebuild = _serving_plugin(tmp_path)
+    page = SimpleNamespace(
+        file=SimpleNamespace(src_uri="notebooks/a.md", abs_src_path="/x/a.ipynb"),
+        url="notebooks/a/",
+        toc=[],
+    )
+    rebuild()
+    first = plugin.on_page_content(NOTEBOOK_HTML, page, None, None)
+    shared, pages = dict(plugin.build.shared.files), list(plugin.build.notebook_pages)
+    assert len(shared) == 2 and pages
+
+    calls = []
+    original = notebook_html.link_shared
+    monkeypatch.setattr(notebook_html, "link_shared", lambda *a: calls.append(1) or original(*a))
+    rebuild()
+    assert plugin.on_page_content(NOTEBOOK_HTML, page, None, None) == first and not calls
+    assert plugin.build.shared.files == shared and plugin.build.notebook_pages == pages
+
+    rebuild()  # an edited page is done again
+    edited = plugin.on_page_content(NOTEBOOK_HTML.replace("cell", "edited"), page, None, None)
+    assert calls == [1] and "edited" in edited

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
 
-LANGS = ("ko", "en")
+from attention_explained.settings import LANGS  # noqa: F401 - re-exported as figures.LANGS
+
 THEMES = ("light", "dark")
 
 # The stable ids, in reading order. Adding a figure: add its id here and a module

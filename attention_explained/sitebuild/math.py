@@ -22,9 +22,11 @@ import functools
 import hashlib
 import html as html_lib
 import json
+import posixpath
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import NamedTuple
 
 MATHML_NS = "http://www.w3.org/1998/Math/MathML"
 FONT_FAMILY = "STIX Two Math AE"
@@ -523,3 +525,54 @@ def _characters_in(markdown: str) -> frozenset[str]:
             if char in ITALIC:
                 chars.add(ITALIC[char])
     return frozenset(chars)
+
+
+# --------------------------------------------------------------------------- the site's copy
+
+
+class MathFont(NamedTuple):
+    """The math font cut for this site, its stylesheet, and the code points it draws."""
+
+    font: Path
+    css: Path
+    covered: set[int]
+
+
+def conversions_path(cache_root: Path) -> Path:
+    """Where TeX → MathML conversions are kept between builds (one file per converter)."""
+    return cache_root / "math-font" / f"mathml-{conversions_key()}.json"
+
+
+def prepare_font(cache_root: Path, docs_dir: Path) -> MathFont:
+    """The math font cut to what the site's formulas draw, and its stylesheet (cached)."""
+    source = font_source()
+    load_conversions(conversions_path(cache_root))
+    chars = characters_for(sorted(docs_dir.rglob("*.md")))
+    folder = cache_root / "math-font" / font_cache_key(source, chars)
+    font, css = folder / f"{FONT_NAME}.woff2", folder / "math.css"
+    if not font.is_file():
+        subset_math_font(source, font, chars)
+    css.write_text(font_css(f"{FONT_NAME}.woff2"), encoding="utf-8")
+    return MathFont(font, css, {ord(c) for c in chars})
+
+
+def font_preload(page_url: str, font_name: str) -> str:
+    """A link that fetches the font while the page is parsed, not after its first layout.
+
+    It names the copy at the site root (``assets/math/``), which math.css (extra_css)
+    names in every language."""
+    here = page_url if page_url.endswith("/") else posixpath.dirname(page_url)
+    href = posixpath.relpath(f"assets/math/{font_name}", here or ".")
+    return f'<link rel="preload" href="{href}" as="font" type="font/woff2" crossorigin>'
+
+
+def typeset_page(html: str, where: str, url: str, font: MathFont) -> str:
+    """TeX → MathML in the HTML of the page at ``url``, preceded by the font's preload
+    link when it has math; a formula the font cannot draw raises MathError."""
+    html, count = typeset_html(html, where)
+    missing = uncovered(math_characters(html), font.covered)
+    if missing:
+        raise MathError(f"{where}: the math font lacks {missing}")
+    if count:
+        html = f"{font_preload(url, font.font.name)}\n{html}"
+    return html

@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from attention_explained.settings import LANGS
 from attention_explained.sitebuild.browser import (
     OFFLINE_ARGS,
     find_chromium,
@@ -26,7 +27,6 @@ from attention_explained.sitebuild.browser import (
     site_prefix,
 )
 
-LANGS = ("ko", "en")
 PDF_NAME = {"ko": "attention-explained-ko.pdf", "en": "attention-explained-en.pdf"}
 TEXT = {
     "ko": {

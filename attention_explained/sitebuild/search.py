@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from attention_explained.figures.render import write_atomic
+from attention_explained.sitebuild.markdown import TOKEN
 from attention_explained.sitebuild.terms import Term
 
 # One morpheme: (form, tag, start, length), offsets in characters of the analysed text.
@@ -297,6 +298,22 @@ class CachedAnalyses:
                 if old != self.path:
                     old.unlink()
             write_atomic(self.path, json.dumps(rows, ensure_ascii=False).encode())
+
+
+def language_prefixes(langs: Iterable[str], default: str) -> dict[str, str]:
+    """Where each language's pages are in the site: the default at the root, others below."""
+    return {lang: "" if lang == default else f"{lang}/" for lang in langs}
+
+
+def default_language_texts(entries: Iterable[dict], prefixes: dict[str, str]) -> list[str]:
+    """The title and text of the default language's search entries, for Kiwi. Numbers are
+    no words to stem: their tokens go, whether or not the numbers exist yet."""
+    others = tuple(prefix for prefix in prefixes.values() if prefix)
+    return [
+        TOKEN.sub("", f"{e['title']}\n{e['text']}")
+        for e in entries
+        if not e.get("location", "").startswith(others)
+    ]
 
 
 def write_search_data(
