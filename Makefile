@@ -11,12 +11,13 @@ HOST   ?= 127.0.0.1:8000
 export NO_MKDOCS_2_WARNING := 1
 
 .DEFAULT_GOAL := help
-.PHONY: help venv serve build test lint figures bench pdf pdf-fonts lock clean
+.PHONY: help venv serve build test test-fast lint figures bench pdf pdf-fonts lock clean
 
 help:
 	@echo "make serve   build the site and serve it at http://$(HOST) (live reload)"
 	@echo "make build   strict build into site/"
 	@echo "make test    lint + the full test suite (unit, fixture site, built site, browser)"
+	@echo "make test-fast lint + every test without a site build, browser, venv or full grid (< 1 min)"
 	@echo "make lint    ruff only"
 	@echo "make figures render every figure variant into .cache/cli-figures/"
 	@echo "make bench   time the build against the study note's script (benchmarks/)"
@@ -49,6 +50,12 @@ lint: $(STAMP)
 
 test: lint
 	$(PY) -m pytest
+
+# The markers are declared in pyproject.toml; tests/needs.py fails a test that builds a site,
+# launches Chromium, creates a venv or runs a full grid without its marker.
+FAST := not (site or browser or venv or grid)
+test-fast: lint
+	$(PY) -m pytest -m "$(FAST)"
 
 figures: $(STAMP)
 	$(PY) -m attention_explained figures --out .cache/cli-figures

@@ -1,4 +1,9 @@
-"""Shared fixtures. Builds use a temporary cache shared by the session, never the repo's .cache/."""
+"""Shared fixtures. Builds use a temporary cache shared by the session, never the repo's .cache/.
+
+A test that builds a site, launches Chromium, creates a venv or runs a full experiment grid
+must carry that need's marker (needs.py): the fixtures and helpers that do those things
+check it, so `make test-fast` cannot silently grow slow.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+import needs
 import pytest
 from browser_support import (
     TEST_ARGS,
@@ -24,6 +30,20 @@ from browser_support import (
     sync_playwright,
 )
 from site_build import BuiltSite, copy_package, strict_build
+
+# -- the marker checks (needs.py) ---------------------------------------------------------
+needs.install()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    needs.running.append(item)  # fixtures set up now run on behalf of this test
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item, nextitem):
+    if needs.running and needs.running[-1] is item:
+        needs.running.pop()
 
 
 @pytest.fixture(scope="session")
@@ -64,6 +84,7 @@ def server(built_site) -> Iterator[Server]:
 
 @pytest.fixture(scope="module")
 def browser():
+    needs.require("browser")
     if sync_playwright is None:
         no_browser("Playwright for Python is not installed")
     if find_chromium() is None:
@@ -115,6 +136,7 @@ def open_session(browser):
 @pytest.fixture(scope="session")
 def quantity_values() -> dict[str, float]:
     """The build's numbers, unrounded (≈ 20 s once per session): what the claims read."""
+    needs.require("grid")
     from attention_explained import quantities
 
     return quantities.values()

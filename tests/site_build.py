@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 
+from needs import require
+
 from attention_explained.settings import LANGS  # noqa: F401 - the tests import it from here
 
 REPO = Path(__file__).resolve().parents[1]
@@ -37,6 +39,7 @@ class BuiltSite:
 
 
 def strict_build(site_dir: Path, cache_dir: Path) -> BuiltSite:
+    require("site")
     result = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site_dir)],
         cwd=REPO,
@@ -96,6 +99,7 @@ def parse(path: Path) -> Tags:
 
 def make_site(root: Path, cache_dir: Path, **replacements: str) -> Path:
     """A copy of tests/fixture_site at ``root`` whose plugin caches into ``cache_dir``."""
+    require("site")
     shutil.copytree(FIXTURE, root, dirs_exist_ok=True)
     config = (root / "mkdocs.yml").read_text(encoding="utf-8")
     config = config.replace("cache_dir: .cache", f"cache_dir: {cache_dir}")
@@ -110,6 +114,7 @@ def make_site(root: Path, cache_dir: Path, **replacements: str) -> Path:
 
 def build(root: Path, *, pythonpath: Path | None = None) -> subprocess.CompletedProcess:
     """``mkdocs build --strict`` in ``root``; ``pythonpath`` puts a package copy first."""
+    require("site")
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
     if pythonpath is not None:
         env["PYTHONPATH"] = f"{pythonpath}{os.pathsep}{env.get('PYTHONPATH', '')}"

@@ -144,6 +144,7 @@ def test_the_page_has_claims():
     assert len(AFTER_CLAIMS) >= 8
 
 
+@pytest.mark.grid
 @pytest.mark.parametrize("name", AFTER_CLAIMS)
 def test_each_claim_holds_and_fails_on_its_counterexample(name, real_numbers):
     spec = claims.registered()[name]

@@ -28,7 +28,7 @@ from browser_support import (
 )
 from site_build import DOCS, LANGS
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.site]
 
 
 def load_all_images(page) -> list[dict]:

@@ -22,7 +22,7 @@ from browser_support import (
 )
 from site_build import LANGS
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.site]
 
 THEMES = {"light": "default", "dark": "slate"}
 

@@ -18,7 +18,7 @@ from site_build import LANGS, REPO
 
 from attention_explained import explorer
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.site]
 
 PAGE = "explorer/"
 # An update at n = 64, d = 4096 (new draws, A·Bᵀ, softmax statistics and the heatmap), as

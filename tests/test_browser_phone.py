@@ -19,7 +19,7 @@ from browser_support import (
 )
 from site_build import LANGS
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.site]
 
 PHONE = {"width": 375, "height": 800}
 

@@ -20,7 +20,7 @@ from site_build import DOCS
 
 from attention_explained.sitebuild.terms import load_term_sheet
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.site]
 
 BOX = "input.md-search__input"
 LINKS = "a.md-search-result__link"

@@ -64,12 +64,14 @@ def _pages(lang: str) -> list[Path]:
     return [p for p in pages if not p.name.endswith(".en.md")]
 
 
+@pytest.mark.grid
 @pytest.mark.parametrize("name", NAMES)
 def test_claim_holds_on_the_real_numbers(name, quantity_values):
     verdict = claims.evaluate(name, quantity_values)
     assert verdict.holds, verdict.explain()
 
 
+@pytest.mark.grid
 @pytest.mark.parametrize("name", NAMES)
 def test_claim_fails_on_its_counterexample(name, quantity_values):
     spec = claims.registered()[name]

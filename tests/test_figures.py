@@ -33,6 +33,7 @@ def rendered(tmp_path_factory) -> Path:
     return out
 
 
+@pytest.mark.grid  # `rendered` draws the training figures: the full grids
 def test_every_variant_is_rendered(rendered):
     expected = {
         variant_name(i, lang, theme) for i in FIGURE_IDS for lang in LANGS for theme in THEMES
@@ -40,6 +41,7 @@ def test_every_variant_is_rendered(rendered):
     assert {p.name for p in rendered.iterdir()} == expected
 
 
+@pytest.mark.grid  # `rendered` draws the training figures: the full grids
 @pytest.mark.parametrize("figure_id", FIGURE_IDS)
 def test_variants_are_light_svgs_with_text_as_paths(rendered, figure_id):
     for lang in LANGS:
@@ -51,6 +53,7 @@ def test_variants_are_light_svgs_with_text_as_paths(rendered, figure_id):
             assert len(svg.encode()) <= MAX_FIGURE_BYTES, f"{figure_id} {lang} {theme}: too big"
 
 
+@pytest.mark.grid  # `rendered` draws the training figures: the full grids
 @pytest.mark.parametrize("figure_id", FIGURE_IDS)
 def test_languages_and_themes_really_differ(rendered, figure_id):
     read = lambda lang, theme: (rendered / variant_name(figure_id, lang, theme)).read_bytes()  # noqa: E731
@@ -58,6 +61,7 @@ def test_languages_and_themes_really_differ(rendered, figure_id):
     assert read("ko", "light") != read("ko", "dark"), "dark variant must change colours"
 
 
+@pytest.mark.grid  # `rendered` draws the training figures: the full grids
 @pytest.mark.parametrize("figure_id", FIGURE_IDS)
 def test_recoloured_dark_variant_equals_drawing_it_directly(rendered, figure_id):
     """The renderer draws light and recolours it; that must be exactly the dark drawing."""
@@ -65,6 +69,7 @@ def test_recoloured_dark_variant_equals_drawing_it_directly(rendered, figure_id)
     assert (rendered / variant_name(figure_id, "ko", "dark")).read_bytes() == direct
 
 
+@pytest.mark.grid  # `rendered` draws the training figures: the full grids
 def test_a_fresh_process_renders_identical_bytes(rendered, tmp_path):
     """Two builds give byte-identical figures: re-render everything through the CLI."""
     result = subprocess.run(
@@ -272,6 +277,7 @@ def test_alt_claims_name_registered_claims_of_known_figures():
             assert name in registered, f"{figure_id}: {name}"
 
 
+@pytest.mark.grid  # `rendered` draws the training figures: the full grids
 def test_alt_claims_hold_on_the_real_numbers_and_fail_on_their_counterexamples(rendered):
     """``rendered`` first: the training data is then already computed in this process."""
     from attention_explained import claims

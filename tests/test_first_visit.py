@@ -16,7 +16,7 @@ from site_build import LANGS, REPO, source_pages
 sys.path.insert(0, str(REPO / "benchmarks"))
 import phone
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.site]
 
 PAGES = [(lang, p if lang == "ko" else f"en/{p}") for lang in LANGS for p in source_pages()]
 

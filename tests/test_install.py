@@ -22,6 +22,8 @@ from site_build import DOCS, REPO
 from attention_explained.sitebuild.colab import install_source
 from attention_explained.sitebuild.notebooks import code_cells
 
+pytestmark = pytest.mark.venv
+
 NOTEBOOKS = sorted(p for p in (DOCS / "notebooks").glob("*.md") if not p.name.endswith(".en.md"))
 
 

@@ -20,7 +20,7 @@ pypdf = pytest.importorskip("pypdf") if os.environ.get("CI") != "true" else __im
 
 from attention_explained.sitebuild import pdf  # noqa: E402
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.site]
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
 
 

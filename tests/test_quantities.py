@@ -9,6 +9,8 @@ import pytest
 
 from attention_explained import quantities
 
+pytestmark = pytest.mark.grid  # quantities.compute(): every number, the training grids too
+
 MINUS = "\u2212"
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from site_build import make_site
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.site]
 
 FIGURE = "logit-variance"  # the fixture page's figure
 FIGSIZE = re.compile(r"figsize=\(([\d.]+), ([\d.]+)\)")

@@ -9,6 +9,8 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from site_build import LANGS, parse, source_pages
 
+pytestmark = pytest.mark.site
+
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
 PAGE_BUDGET = 150_000
 FIGURE_BUDGET = 120_000

@@ -44,6 +44,7 @@ def _loaded_by(figure_id: str) -> list[str]:
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.grid  # every figure drawn in a fresh process: the training figures run the grids
 def test_every_module_a_figure_loads_is_in_its_key():
     with ThreadPoolExecutor(max_workers=2) as pool:
         loaded = dict(zip(FIGURE_IDS, pool.map(_loaded_by, FIGURE_IDS), strict=True))

@@ -86,6 +86,7 @@ def test_a_failing_cell_raises_with_the_notebook_and_the_error(tmp_path):
     assert not list((tmp_path / "cache").rglob("*.ipynb")), "a failed run must not be cached"
 
 
+@pytest.mark.site
 def test_a_failing_notebook_fails_the_site_build(tmp_path, ae_cache):
     replace = {"notebooks: []": "notebooks: [notebooks/*.md]"}
     root = make_site(tmp_path / "site", ae_cache, **replace)

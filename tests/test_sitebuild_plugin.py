@@ -22,6 +22,8 @@ from attention_explained.figures.strings import alt_text
 from attention_explained.sitebuild.cache import AssetCache
 from attention_explained.sitebuild.markdown import TOKEN
 
+pytestmark = pytest.mark.site
+
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory, ae_cache):
