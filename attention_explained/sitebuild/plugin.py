@@ -339,8 +339,8 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
 
     def _figures(self, markdown: str, lang: str, where: str) -> str:
         """Note the claims a package alt text states, then rewrite the figure lines."""
-        strings = self.build.cache.graph.strings()
-        alt_claims = strings.get("ALT_CLAIMS", {})
+        graph = self.build.cache.graph
+        alt_claims = graph.alt_claims()
         for figure_id in md.figures_without_alt(markdown):
             if alt_claims.get(figure_id):
                 self.build.alt_claims.append((where, figure_id))
@@ -348,7 +348,7 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
         return md.rewrite_figures(
             markdown,
             self.build.cache.figure_ids,
-            lambda figure_id: strings["alt_text"](figure_id, figure_lang),
+            lambda figure_id: graph.alt_text(figure_id, figure_lang),
             where,
         )
 
@@ -378,7 +378,7 @@ class AttentionExplainedPlugin(BasePlugin[PluginConfig]):
         from attention_explained.sitebuild.claims import ClaimError, check_claim_names
         from attention_explained.sitebuild.figure_claims import check_alt_claims
 
-        alt_claims = self.build.cache.graph.strings().get("ALT_CLAIMS", {})
+        alt_claims = self.build.cache.graph.alt_claims()
         try:
             for where, names in self.build.claims:
                 check_claim_names(names, self.build.verdicts, where)
