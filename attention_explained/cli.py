@@ -94,7 +94,7 @@ def _figures(args, parser) -> int:
 
 
 def _numbers(args) -> int:
-    from attention_explained.quantities import compute
+    from attention_explained.content.registry import compute
 
     text = json.dumps(compute(), ensure_ascii=False, indent=1)
     if args.out:

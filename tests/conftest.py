@@ -134,12 +134,20 @@ def open_session(browser):
 
 
 @pytest.fixture(scope="session")
-def quantity_values() -> dict[str, float]:
+def content_values() -> dict[str, float]:
     """The build's numbers, unrounded (≈ 20 s once per session): what the claims read."""
     needs.require("grid")
-    from attention_explained import quantities
+    from attention_explained.content.registry import values
 
-    return quantities.values()
+    return values()
+
+
+@pytest.fixture(scope="session")
+def content_numbers() -> dict[str, str]:
+    """The build's numbers as the prose prints them (the same run as ``content_values``)."""
+    from attention_explained.content.registry import compute
+
+    return compute()
 
 
 try:

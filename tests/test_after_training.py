@@ -21,7 +21,8 @@ import math
 import numpy as np
 import pytest
 
-from attention_explained import after_training, claims, settings
+from attention_explained import after_training, settings
+from attention_explained.content import registry as claims
 
 LOW, HIGH = 3e-3, 3e-1
 REDUCED = {

@@ -14,7 +14,7 @@ import pytest
 
 from attention_explained.figures import FIGURE_IDS, LANGS, THEMES, draw, render
 from attention_explained.figures.render import FigureError, variant_name
-from attention_explained.figures.strings import STRINGS, alt_text
+from attention_explained.figures.strings import SHARED, alt_text, figure_strings
 from attention_explained.figures.style import MissingGlyphError, to_bytes
 
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
@@ -128,12 +128,18 @@ def test_alt_text_in_both_languages(figure_id):
     assert len(alt_text(figure_id, "en")) > 40
 
 
+def _all_strings() -> dict[str, dict[str, dict[str, str]]]:
+    """Each figure's strings (its own and the shared ones it names), and the shared table."""
+    return {"shared": SHARED, **{figure_id: figure_strings(figure_id) for figure_id in FIGURE_IDS}}
+
+
 def test_string_table_is_complete():
-    for figure_id, entries in STRINGS.items():
+    strings = _all_strings()
+    for figure_id, entries in strings.items():
         for key, entry in entries.items():
             assert set(entry) == set(LANGS), f"{figure_id}.{key} must have exactly ko and en"
             assert all(text.strip() for text in entry.values()), f"{figure_id}.{key} is empty"
-    assert set(FIGURE_IDS) <= set(STRINGS)
+    assert set(FIGURE_IDS) <= set(strings)
 
 
 def test_draw_validates_its_arguments():
@@ -178,11 +184,11 @@ def _std_tolerance(dim: int, n: int, seeds: int, sigmas: float = 4.0) -> float:
 
 
 def test_logit_histograms_spread_matches_theory_within_sampling_error():
-    from attention_explained.figures import _data
+    from attention_explained.content import data as experiments
     from attention_explained.figures.logit_histograms import logits, theory_std
 
     data = logits()
-    n, seeds = _data.LENGTH, len(_data.SWEEP_SEEDS)
+    n, seeds = experiments.LENGTH, len(experiments.SWEEP_SEEDS)
     for dim in (10, 1024):
         raw = data[dim]["raw"]
         assert raw.shape == (n * n * seeds,)
@@ -212,14 +218,15 @@ _MATH = re.compile(r"\$[^$]*\$")
 
 
 def test_every_figure_has_alt_and_title_in_both_languages():
+    strings = _all_strings()
     for figure_id in FIGURE_IDS:
         for key in ("alt", "title"):
-            assert set(STRINGS[figure_id][key]) == set(LANGS), f"{figure_id}.{key}"
+            assert set(strings[figure_id][key]) == set(LANGS), f"{figure_id}.{key}"
 
 
 def test_drawn_strings_have_no_literal_underscores_or_subscript_q():
     """d_k, L_q, W^Q are drawn with mathtext; outside $…$ an underscore would show as is."""
-    for figure_id, entries in STRINGS.items():
+    for figure_id, entries in _all_strings().items():
         for key, entry in entries.items():
             if key == "alt":
                 continue
@@ -232,7 +239,7 @@ def test_drawn_strings_have_no_literal_underscores_or_subscript_q():
 def test_figure_strings_follow_the_conventions():
     everything = [
         (f"{i}.{k}.{lang}", s)
-        for i, entries in STRINGS.items()
+        for i, entries in _all_strings().items()
         for k, entry in entries.items()
         for lang, s in entry.items()
     ]
@@ -266,12 +273,13 @@ def test_mixed_hangul_and_math_lines_render_without_missing_glyphs():
 
 
 def test_alt_claims_name_registered_claims_of_known_figures():
-    from attention_explained import claims
-    from attention_explained.figures.strings import ALT_CLAIMS
+    from attention_explained.content import registry as claims
+    from attention_explained.figures.strings import all_alt_claims
 
-    assert set(ALT_CLAIMS) <= set(FIGURE_IDS)
+    alt_claims = all_alt_claims()
+    assert set(alt_claims) <= set(FIGURE_IDS)
     registered = claims.registered()
-    for figure_id, names in ALT_CLAIMS.items():
+    for figure_id, names in alt_claims.items():
         assert names, figure_id
         for name in names:
             assert name in registered, f"{figure_id}: {name}"
@@ -280,12 +288,13 @@ def test_alt_claims_name_registered_claims_of_known_figures():
 @pytest.mark.grid  # `rendered` draws the training figures: the full grids
 def test_alt_claims_hold_on_the_real_numbers_and_fail_on_their_counterexamples(rendered):
     """``rendered`` first: the training data is then already computed in this process."""
-    from attention_explained import claims
-    from attention_explained.figures.strings import ALT_CLAIMS
-    from attention_explained.quantities import values
+    from attention_explained.content import registry as claims
+    from attention_explained.content.registry import values
+    from attention_explained.figures.strings import all_alt_claims
 
+    alt_claims = all_alt_claims()
     real = values()
-    for figure_id, names in ALT_CLAIMS.items():
+    for figure_id, names in alt_claims.items():
         for name in names:
             spec = claims.registered()[name]
             assert claims.evaluate(name, real).holds, f"{figure_id}: {spec.statement}"
@@ -312,12 +321,12 @@ def test_the_plugin_refuses_a_figure_whose_alt_claim_fails(tmp_path):
     """
     from mkdocs.exceptions import PluginError
 
-    from attention_explained.figures.strings import ALT_CLAIMS
+    from attention_explained.figures.strings import all_alt_claims
     from attention_explained.sitebuild.build import Build
     from attention_explained.sitebuild.cache import AssetCache
 
     build = Build(AssetCache(tmp_path), [], False)
-    (name,) = ALT_CLAIMS["logit-histograms"]
+    (name,) = all_alt_claims()["logit-histograms"]
     line = "![](figures/logit-histograms.svg)"
     assert "logit-histograms.dark.svg" in build.figure_lines(line, "ko", "variance.md")
     build.verdicts = {name: {"holds": True, "statement": "s", "numbers": {}}}

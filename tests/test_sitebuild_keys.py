@@ -109,17 +109,50 @@ def test_build_tooling_changes_no_key(package, module):
     assert all_keys(package) == before
 
 
-def test_rewording_one_figure_changes_only_that_figure(package):
-    strings = package / "figures" / "strings.py"
-    source = strings.read_text("utf-8")
-    namespace = ImportGraph(package).strings()
-    texts = [t for key in namespace["STRINGS"]["temperature"].values() for t in key.values()]
-    # one of the figure's strings written once, in one piece, in the file
-    text = next(t for t in texts if source.count(json.dumps(t, ensure_ascii=False)) == 1)
+def _reword(path, strings: dict) -> None:
+    """Reword one of ``strings`` that is written once, in one piece, in the file ``path``."""
+    source = path.read_text("utf-8")
+    texts = [t for key in strings.values() for t in key.values()]
+    quoted = next(q for t in texts if source.count(q := json.dumps(t, ensure_ascii=False)) == 1)
+    path.write_text(source.replace(quoted, quoted[:-1] + ' (reworded)"'), "utf-8")
+
+
+def _changed(package, change) -> set[str]:
     before = all_keys(package)
-    strings.write_text(source.replace(text, text + " (reworded)"), "utf-8")
+    change()
     after = all_keys(package)
-    assert {n for n in before if before[n] != after[n]} == {"figure temperature"}
+    return {n for n in before if before[n] != after[n]}
+
+
+def test_rewording_one_figure_changes_only_that_figure(package):
+    module = package / "figures" / "temperature.py"
+    own = ImportGraph(package).literal(f"{PACKAGE}.figures.temperature", "STRINGS")
+    assert _changed(package, lambda: _reword(module, own)) == {"figure temperature"}
+
+
+def _users(graph: ImportGraph, shared_name: str) -> set[str]:
+    """The figures that draw the shared string ``shared_name``: their module, or a helper
+    module they import, names it in its SHARED_STRINGS."""
+    return {
+        f"figure {figure_id}"
+        for figure_id in graph.figure_ids()
+        for module in graph.closure([graph.figure_entry(figure_id)])
+        if module.startswith(f"{PACKAGE}.figures.")
+        and shared_name in graph.literal(module, "SHARED_STRINGS", {}).values()
+    }
+
+
+def test_rewording_a_shared_string_changes_exactly_the_figures_that_use_it(package):
+    strings = package / "figures" / "strings.py"
+    graph = ImportGraph(package)
+    shared = graph.literal(f"{PACKAGE}.figures.strings", "SHARED")
+    # named by 3 figures themselves; by 2 others; by the helper the 3 training figures import
+    for name in ("row_entropy", "band_adamw", "band_sgd"):
+        users = _users(graph, name)
+        assert 1 < len(users) < len(graph.figure_ids()), name
+        source = strings.read_bytes()
+        assert _changed(package, lambda n=name: _reword(strings, {n: shared[n]})) == users, name
+        strings.write_bytes(source)
 
 
 def test_a_figure_importing_a_new_module_gets_it_in_its_key(package):
@@ -191,7 +224,7 @@ def test_the_import_memo_gives_the_same_graph_and_spares_the_parse(package, tmp_
     }
     assert remembered.figure_ids() == fresh.figure_ids()  # the one tree it needs, on demand
 
-    edit(package / "figures/_data.py")
+    edit(package / "content/data.py")
     monkeypatch.setattr(keys, "_PARSED", {})
     parsed.clear()
     edited = ImportGraph(package, memo=memo)

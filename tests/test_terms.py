@@ -22,7 +22,8 @@ from attention_explained.sitebuild.terms import Term, load_term_sheet
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
-STRINGS = ROOT / "attention_explained" / "figures" / "strings.py"
+# Each figure module holds its own strings; figures/strings.py the shared ones.
+FIGURE_MODULES = sorted((ROOT / "attention_explained" / "figures").glob("*.py"))
 GLOSSARY = DOCS / "glossary.md"
 
 FENCE = re.compile(r"^\s*(```|~~~)")
@@ -72,8 +73,10 @@ def _korean_pages() -> list[Path]:
     return sorted(p for p in DOCS.rglob("*.md") if not p.name.endswith(".en.md"))
 
 
-def _korean_figure_strings(path: Path = STRINGS) -> list[Line]:
-    """Every ``"ko": "..."`` string of the figure string table, one Line per source line."""
+def _korean_figure_strings(path: Path | None = None) -> list[Line]:
+    """Every ``"ko": "..."`` string of the figure modules (or of ``path``), one Line per line."""
+    if path is None:
+        return [line for module in FIGURE_MODULES for line in _korean_figure_strings(module)]
     source = path.read_text(encoding="utf-8")
     source_lines = source.splitlines()
     found = []
@@ -224,6 +227,7 @@ def test_korean_pages_use_only_sheet_terms(terms):
 
 def test_korean_figure_strings_use_only_sheet_terms(terms):
     lines = _korean_figure_strings()
+    assert len({line.path for line in lines}) > 10  # every figure module was read
     problems = variant_violations(lines, terms) + embedding_violations(lines)
     assert not problems, "\n".join(problems)
 

@@ -4,20 +4,56 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from attention_explained import settings
-from attention_explained.figures import _data
-from attention_explained.figures._plots import TRAINING_COLOUR, band_legend
+from attention_explained.content import data as experiments
+from attention_explained.figures.plots import TRAINING_COLOUR, band_legend
 from attention_explained.figures.registry import figure
 from attention_explained.figures.strings import text
 from attention_explained.figures.style import themed
 
 ID = "after-lr-sensitivity"
+STRINGS = {
+    "alt": {
+        "ko": "두 패널(헤드 차원 d_k가 작을 때와 클 때)에 학습률(로그 축)에 따른 최종 "
+        "손실을 스케일링 방식마다 그렸다. ÷√d_k와 스케일링 없음은 좋은 학습률 구간이 "
+        "좁은 U자 모양이고, 학습률이 높으면 손실이 크게 오른다. d_k가 크면 ÷√d_k의 "
+        "좋은 구간이 더 낮은 학습률 쪽으로 옮겨 간다. QK 정규화는 가장 낮은 학습률에서는 "
+        "다른 방식처럼 덜 학습되지만, 가장 높은 학습률까지 손실이 낮게 유지되어 그곳에서 "
+        "두 방식보다 낮다.",
+        "en": "Two panels (a small and a large head dimension d_k) of the final loss "
+        "against the learning rate (log axis) for each scaling. ÷√d_k and no scaling "
+        "make a U with a narrow range of good learning rates, and their loss shoots up "
+        "at high rates; at the larger d_k the good range of ÷√d_k moves to lower "
+        "rates. QK-norm is under-trained at the lowest rate like the others, but stays "
+        "low up to the highest rate, where it ends below both.",
+    },
+    "panel": {"ko": "dₖ = {d}", "en": "dₖ = {d}"},
+    "lr": {"ko": "학습률 (로그 축)", "en": "learning rate (log scale)"},
+    "ylabel": {
+        "ko": "최종 손실 (마지막 {n}스텝 평균)",
+        "en": "final loss (mean of the last {n} steps)",
+    },
+    "title": {
+        "ko": "학습률 민감도: 최종 손실과 학습률",
+        "en": "Learning-rate sensitivity: final loss against learning rate",
+    },
+}
+SHARED_STRINGS = {
+    "none": "none",
+    "sqrt": "sqrt_dk",
+    "qknorm": "qknorm",
+    "band": "band_adamw",
+}
+ALT_CLAIMS = (
+    "figures.after_lr_sensitivity_curves",
+    "after.sqrt_best_lr_lower_at_large_dk",
+)
 MARKER = {"none": "o", "sqrt": "s", "qknorm": "^"}
 
 
 @figure(
     ID,
     description="Final AdamW loss against learning rate for none / ÷√d_k / QK-norm, per d_k",
-    data=_data.after_training,
+    data=experiments.after_training,
 )
 def draw(data, lang: str, theme: str):
     rates = data["learning_rate"]

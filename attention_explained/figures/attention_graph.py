@@ -7,6 +7,43 @@ from attention_explained.figures.strings import text
 from attention_explained.figures.style import legend_font, mixed_font, themed
 
 ID = "attention-graph"
+STRINGS = {
+    "alt": {
+        "ko": "쿼리 하나의 어텐션 계산 그래프. 쿼리 q와 키 k_j에서 로짓 z_j = q·k_j/√d_k를 "
+        "만들고, 소프트맥스(야코비안 J가 있는 곳)를 지나 가중치 p_j가 되며, 출력 "
+        "o = Σ p_j v_j에서 밸류 v_j와 만난다. 점선 화살표는 손실 L에서 거슬러 오는 "
+        "기울기다. 쿼리와 키로 가는 기울기는 J를 지나고, 밸류로 가는 기울기 "
+        "p_j ∂L/∂o는 J를 지나지 않는다.",
+        "en": "Computation graph of attention for one query. The query q and the keys k_j "
+        "give the logits z_j = q·k_j/√d_k, the softmax (where the Jacobian J sits) turns "
+        "them into the weights p_j, and the output o = Σ p_j v_j brings in the values "
+        "v_j. Dashed arrows are the gradient flowing back from the loss L. The gradient "
+        "to the query and the keys passes through J; the gradient to the values, "
+        "p_j ∂L/∂o, does not.",
+    },
+    "query": {"ko": "쿼리", "en": "query"},
+    "keys": {"ko": "키", "en": "keys"},
+    "logits": {"ko": "로짓", "en": "logits"},
+    "softmax": {"ko": "소프트맥스", "en": "softmax"},
+    "jacobian": {"ko": "야코비안 $J$", "en": "Jacobian $J$"},
+    "weights": {"ko": "가중치", "en": "weights"},
+    "output": {"ko": "출력", "en": "output"},
+    "values": {"ko": "밸류", "en": "values"},
+    "loss": {"ko": "손실", "en": "loss"},
+    "forward": {"ko": "순전파", "en": "forward pass"},
+    "through": {"ko": "$J$를 지나는 기울기", "en": "gradient through $J$"},
+    "skips": {"ko": "$J$를 지나지 않는 기울기", "en": "gradient that skips $J$"},
+    "note": {
+        "ko": "소프트맥스가 포화되면 $J \\approx 0$이라 쿼리·키로 가는 기울기는 사라지지만,\n"
+        "밸류로 가는 기울기는 $J$와 상관없다.",
+        "en": "A saturated softmax has $J \\approx 0$: the gradient to the query and keys\n"
+        "vanishes, but the one to the values does not depend on $J$.",
+    },
+    "title": {
+        "ko": "쿼리·키로 가는 기울기만 야코비안 $J$를 지난다",
+        "en": "Only the gradient to the query and keys passes through $J$",
+    },
+}
 
 # Node centres in data units (the axes span 0–9.8 × −0.9–5.7). Forward runs left to right
 # along y = 3; the loss sits above the output, the value vectors below it, and the captions of

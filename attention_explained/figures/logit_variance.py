@@ -1,35 +1,47 @@
 from __future__ import annotations
 
-import math
-
 import matplotlib.pyplot as plt
 import numpy as np
 
-from attention_explained.figures import _data
+from attention_explained.content import data as experiments
 from attention_explained.figures.registry import figure
 from attention_explained.figures.strings import text
 from attention_explained.figures.style import legend_font, mixed_font, themed
 
 ID = "logit-variance"
+STRINGS = {
+    "alt": {
+        "ko": "로그-로그 그래프. 스케일링 없는 q·k의 분산은 d에 비례해 9d 직선을 따라 "
+        "커지고, √d로 나눈 분산은 d와 관계없이 9에 머문다. 측정값이 이론선과 겹친다.",
+        "en": "Log-log plot. The variance of unscaled q·k grows in proportion to d, along "
+        "the line 9d, while the variance after dividing by √d stays at 9 for every d. "
+        "The measured points sit on the theory lines.",
+    },
+    "title": {"ko": "로짓 분산은 d에 비례한다", "en": "The logit variance grows with d"},
+    "ylabel": {
+        "ko": "$\\mathrm{Var}(\\mathbf{q}\\cdot\\mathbf{k})$ (로그 축)",
+        "en": "$\\mathrm{Var}(\\mathbf{q}\\cdot\\mathbf{k})$ (log scale)",
+    },
+    "measured_none": {
+        "ko": "측정: $\\mathbf{q}\\cdot\\mathbf{k}$",
+        "en": "measured: $\\mathbf{q}\\cdot\\mathbf{k}$",
+    },
+    "measured_sqrt": {
+        "ko": "측정: $\\mathbf{q}\\cdot\\mathbf{k}\\,/\\sqrt{d}$",
+        "en": "measured: $\\mathbf{q}\\cdot\\mathbf{k}\\,/\\sqrt{d}$",
+    },
+    "theory_none": {"ko": "이론: $9d$", "en": "theory: $9d$"},
+    "theory_sqrt": {"ko": "이론: $9$", "en": "theory: $9$"},
+}
+SHARED_STRINGS = {
+    "dim": "dim",
+}
+ALT_CLAIMS = ("figures.logit_variance_on_theory",)
 
 
 def variance_by_dim() -> dict[str, np.ndarray]:
     """Sample variance of q·k entries, pooled over seeds, raw and ÷√d, with the theory."""
-    from attention_explained import logit_variance, make_dot_product_tensor
-
-    dims = np.asarray(_data.SWEEP_DIMS)
-    raw, scaled = [], []
-    for dim in dims:
-        entries = np.concatenate(
-            [
-                make_dot_product_tensor(_data.LENGTH, int(dim), seed=s).numpy().ravel()
-                for s in _data.SWEEP_SEEDS
-            ]
-        )
-        raw.append(entries.var())
-        scaled.append((entries / math.sqrt(dim)).var())
-    theory = np.array([logit_variance(int(d)) for d in dims])
-    return {"dim": dims, "raw": np.array(raw), "scaled": np.array(scaled), "theory": theory}
+    return experiments.logit_variances(experiments.SWEEP_DIMS, experiments.SWEEP_SEEDS)
 
 
 @figure(

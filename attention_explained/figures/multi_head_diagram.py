@@ -8,6 +8,48 @@ from attention_explained.figures.strings import text
 from attention_explained.figures.style import mixed_font, themed
 
 ID = "multi-head-diagram"
+STRINGS = {
+    "alt": {
+        "ko": "멀티 헤드 어텐션 구조도. Q(L_q × d_model), K와 V(L_k × d_model, "
+        "d_model = 512)가 헤드마다 다른 투영 W^Q_i, W^K_i, W^V_i를 거쳐 헤드 차원 "
+        "d_k = d_model / h = 64로 줄고, h = 8개 헤드에서 각각 스케일드 닷-프로덕트 "
+        "어텐션을 계산한 뒤, 결과를 이어 붙여(h·d_v = 512) 마지막 투영 W^O로 "
+        "d_model로 되돌린다.",
+        "en": "Diagram of multi-head attention. Q (L_q × d_model), K and V (L_k × d_model, "
+        "d_model = 512) pass through a separate projection per head, W^Q_i, W^K_i, W^V_i, "
+        "down to the head dimension d_k = d_model / h = 64; each of the h = 8 heads runs "
+        "scaled dot-product attention; the outputs are concatenated (h·d_v = 512) and a "
+        "final projection W^O maps them back to d_model.",
+    },
+    "linear": {"ko": "선형\n${w}$", "en": "Linear\n${w}$"},
+    "sdpa": {
+        "ko": "스케일드 닷-프로덕트 어텐션\n$\\mathrm{softmax}(QK^\\top/\\sqrt{d_k})\\,V$",
+        "en": "Scaled dot-product attention\n$\\mathrm{softmax}(QK^\\top/\\sqrt{d_k})\\,V$",
+    },
+    "concat": {"ko": "이어 붙이기", "en": "Concat"},
+    "output": {
+        "ko": "출력 ($L_q \\times d_{\\mathrm{model}}$)",
+        "en": "output ($L_q \\times d_{\\mathrm{model}}$)",
+    },
+    "heads": {"ko": "헤드 $h = {h}$개", "en": "$h = {h}$ heads"},
+    "widths": {
+        "ko": "임베딩 차원 $d_{{\\mathrm{{model}}}} = {dm}$ → 헤드 차원 "
+        "$d_k = d_v = d_{{\\mathrm{{model}}}}/h = {dk}$",
+        "en": "embedding dimension $d_{{\\mathrm{{model}}}} = {dm}$ → head dimension "
+        "$d_k = d_v = d_{{\\mathrm{{model}}}}/h = {dk}$",
+    },
+    "concat_width": {"ko": "$h \\cdot d_v = {w}$", "en": "$h \\cdot d_v = {w}$"},
+    "not_layers": {
+        "ko": "$d_{\\mathrm{model}}$은 토큰 벡터 하나의 길이다. 쌓은 층 수($N = 6$)도, "
+        "시퀀스 길이 $L_q$, $L_k$도 아니다.",
+        "en": "$d_{\\mathrm{model}}$ is the width of each token vector, not the layer count "
+        "($N = 6$) and not the sequence length $L_q$, $L_k$.",
+    },
+    "title": {
+        "ko": "멀티 헤드 어텐션 (Vaswani et al., 2017)",
+        "en": "Multi-head attention (Vaswani et al., 2017)",
+    },
+}
 
 
 def paper_sizes() -> dict[str, int]:

@@ -2,19 +2,59 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 
-from attention_explained.figures import _data
+from attention_explained.content import data as experiments
 from attention_explained.figures.registry import figure
 from attention_explained.figures.strings import text
 from attention_explained.figures.style import mixed_font, themed
 
 ID = "saturation-heatmaps"
+STRINGS = {
+    "alt": {
+        "ko": "무작위 쿼리와 키로 만든 소프트맥스 어텐션 가중치 히트맵 6개. 행은 d=10과 "
+        "d=1024, 열은 스케일링 없음, ÷√d, ÷(3√d)이고, 세로축은 쿼리 i, 가로축은 키 j다. "
+        "d=1024에서 스케일링하지 않으면 각 행이 거의 한 칸(가중치 1에 가까움)만 밝고, "
+        "÷√d는 덜 뾰족하며, ÷(3√d)는 각 행의 가중치가 여러 키에 퍼진다.",
+        "en": "Six heatmaps of softmax attention weights from random queries and keys. "
+        "Rows are d=10 and d=1024; columns are no scaling, ÷√d and ÷(3√d); the vertical "
+        "axis is query i, the horizontal axis key j. Unscaled at d=1024 each row lights "
+        "up almost a single cell (weight near 1); ÷√d is less peaked, and ÷(3√d) spreads "
+        "each row's weight over many keys.",
+    },
+    "col_none": {
+        "ko": "$\\mathbf{q}_i\\cdot\\mathbf{k}_j$ (스케일링 없음)",
+        "en": "$\\mathbf{q}_i\\cdot\\mathbf{k}_j$ (no scaling)",
+    },
+    "col_sqrt": {
+        "ko": "$\\mathbf{q}_i\\cdot\\mathbf{k}_j\\,/\\sqrt{d}$",
+        "en": "$\\mathbf{q}_i\\cdot\\mathbf{k}_j\\,/\\sqrt{d}$",
+    },
+    "col_unit": {
+        "ko": "$\\mathbf{q}_i\\cdot\\mathbf{k}_j\\,/\\,(3\\sqrt{d})$ (분산 1)",
+        "en": "$\\mathbf{q}_i\\cdot\\mathbf{k}_j\\,/\\,(3\\sqrt{d})$ (unit variance)",
+    },
+    "row": {"ko": "$d = {d}$", "en": "$d = {d}$"},
+    "query": {"ko": "쿼리 $i$", "en": "query $i$"},
+    "key": {"ko": "키 $j$", "en": "key $j$"},
+    "colorbar": {"ko": "어텐션 가중치 $p_{ij}$", "en": "attention weight $p_{ij}$"},
+    "panel": {
+        "ko": "행 최대 가중치 평균 {mw:.2f}\n엔트로피 {h:.2f} 내트",
+        "en": "mean row max weight {mw:.2f}\nentropy {h:.2f} nats",
+    },
+    "title": {
+        "ko": "30×30 어텐션 가중치: A·Bᵀ, A, B ~ U[−3, 3] (시드 {seed})",
+        "en": "30×30 attention weights: A·Bᵀ with A, B ~ U[−3, 3] (seed {seed})",
+    },
+}
+ALT_CLAIMS = ("figures.heatmaps_peaked_unscaled_spread_scaled",)
 
 
 @figure(
-    ID, description="The note's heatmaps done right: d=10/1024 × none/√d/3√d", data=_data.heatmaps
+    ID,
+    description="The note's heatmaps done right: d=10/1024 × none/√d/3√d",
+    data=experiments.heatmaps,
 )
 def draw(panels, lang: str, theme: str):
-    dims, scales = _data.HEATMAP_DIMS, _data.SCALES
+    dims, scales = experiments.HEATMAP_DIMS, experiments.SCALES
     with themed(theme) as pal:
         fig, axes = plt.subplots(
             len(dims), len(scales), figsize=(10.2, 7.4), layout="constrained", squeeze=False
@@ -43,5 +83,5 @@ def draw(panels, lang: str, theme: str):
         label = text(ID, "colorbar", lang)
         bar.set_label(label, **mixed_font(label))
         bar.outline.set_visible(False)
-        fig.suptitle(text(ID, "title", lang, seed=_data.HEATMAP_SEED), color=pal.text)
+        fig.suptitle(text(ID, "title", lang, seed=experiments.HEATMAP_SEED), color=pal.text)
     return fig

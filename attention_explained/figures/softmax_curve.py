@@ -8,6 +8,31 @@ from attention_explained.figures.strings import text
 from attention_explained.figures.style import legend_font, mixed_font, themed
 
 ID = "softmax-curve"
+STRINGS = {
+    "alt": {
+        "ko": "두 로짓 [z, 0]의 소프트맥스 p = σ(z)와 그 도함수 p(1−p)를 z에 대해 그린 "
+        "그래프. 도함수는 z = 0에서 최댓값 0.25이고, |z|가 커져 p가 0이나 1에 가까워질수록 "
+        "0에 가까워진다.",
+        "en": "The softmax of two logits [z, 0], p = σ(z), and its derivative p(1−p) "
+        "against z. The derivative peaks at 0.25 at z = 0 and approaches 0 as |z| grows "
+        "and p approaches 0 or 1.",
+    },
+    "p": {
+        "ko": "$p = \\mathrm{softmax}([z, 0])_1$",
+        "en": "$p = \\mathrm{softmax}([z, 0])_1$",
+    },
+    "dp": {
+        "ko": "$\\partial p/\\partial z = p(1 - p)$",
+        "en": "$\\partial p/\\partial z = p(1 - p)$",
+    },
+    "zlabel": {"ko": "로짓 차이 $z$", "en": "logit gap $z$"},
+    "saturated": {"ko": "포화: $p(1 - p) < 0.01$", "en": "saturated: $p(1 - p) < 0.01$"},
+    "peak": {"ko": "최댓값 0.25 ($z = 0$)", "en": "max 0.25 at $z = 0$"},
+    "title": {
+        "ko": "p가 0이나 1에 가까워질수록 도함수는 0에 가까워진다",
+        "en": "As p approaches 0 or 1, the derivative approaches 0",
+    },
+}
 SATURATED = 0.01
 
 

@@ -4,20 +4,46 @@ import math
 
 import matplotlib.pyplot as plt
 
-from attention_explained.figures import _data
-from attention_explained.figures._plots import sweep_legend, sweep_panel
+from attention_explained.content import data as experiments
 from attention_explained.figures.registry import figure
 from attention_explained.figures.strings import text
 from attention_explained.figures.style import themed
+from attention_explained.figures.sweep_plots import sweep_legend, sweep_panel
 
 ID = "softmax-saturation"
+STRINGS = {
+    "alt": {
+        "ko": "두 패널. 왼쪽은 행 엔트로피, 오른쪽은 행 최대 가중치를 d에 대해 그렸다. "
+        "스케일링이 없으면 d가 커질수록 엔트로피는 0으로, 최대 가중치는 1로 다가간다. "
+        "÷√d와 ÷(3√d)는 d가 10을 넘으면 거의 평평하다. d = 10과 d = 1024 사이에서 두 값 "
+        "모두 10% 넘게 변하지 않는다. d가 그보다 작을 때는 ÷√d도 d에 따라 달라진다.",
+        "en": "Two panels: row entropy (left) and row max weight (right) against d. "
+        "Without scaling, entropy falls to 0 and the max weight climbs to 1 as d grows. "
+        "With ÷√d and ÷(3√d) both are nearly flat once d is past about 10: from d = 10 "
+        "to d = 1024 neither changes by more than 10%. Below that, ÷√d still varies "
+        "with d.",
+    },
+    "max_weight": {"ko": "행 최대 가중치", "en": "row max weight"},
+    "uniform_max": {"ko": "균등분포: 1/{n}", "en": "uniform: 1/{n}"},
+    "title": {
+        "ko": "스케일링이 없으면 소프트맥스가 포화된다 (n = {n})",
+        "en": "Without scaling the softmax saturates (n = {n})",
+    },
+}
+SHARED_STRINGS = {
+    "entropy": "row_entropy",
+    "uniform": "uniform_log",
+}
+ALT_CLAIMS = ("figures.saturation_unscaled_saturates_scaled_flat",)
 
 
 @figure(
-    ID, description="Row entropy and max weight against d, for none / √d / unit", data=_data.sweep
+    ID,
+    description="Row entropy and max weight against d, for none / √d / unit",
+    data=experiments.sweep,
 )
 def draw(data, lang: str, theme: str):
-    n = _data.LENGTH
+    n = experiments.LENGTH
     with themed(theme) as pal:
         fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4.3), layout="constrained")
         sweep_panel(left, data, "entropy", lang, pal)

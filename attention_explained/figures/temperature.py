@@ -13,6 +13,34 @@ from attention_explained.settings import TEMPERATURE_KEYS as N_KEYS
 from attention_explained.settings import TEMPERATURE_SEED as SEED
 
 ID = "temperature"
+STRINGS = {
+    "alt": {
+        "ko": "한 쿼리의 어텐션 가중치를 온도 τ를 바꿔 가며 그린 막대그래프 4개. τ = 1"
+        "(스케일링 없음)이면 한 키에 거의 모든 가중치가 몰리고, τ = √d_k(논문의 선택)와 "
+        "τ = 3√d_k로 갈수록 퍼진다. 가장 큰 가중치를 받는 키는 모든 패널에서 같다.",
+        "en": "Four bar charts of one query's attention weights as the temperature τ "
+        "changes. At τ = 1 (no scaling) almost all weight goes to one key; at τ = √d_k "
+        "(the paper's choice) and τ = 3√d_k it spreads out. The key with the largest "
+        "weight is the same in every panel.",
+    },
+    "panel": {"ko": "$\\tau = {label}$", "en": "$\\tau = {label}$"},
+    "paper": {"ko": "논문의 선택", "en": "the paper's choice"},
+    "unit": {"ko": "분산 1", "en": "unit variance"},
+    "key": {"ko": "키 $j$", "en": "key $j$"},
+    "weight": {"ko": "가중치", "en": "weight"},
+    "argmax": {"ko": "τ = 1과 같은 키", "en": "same key as τ = 1"},
+    "title": {
+        "ko": "쿼리 하나의 가중치 "
+        "$\\mathrm{{softmax}}(\\mathbf{{q}}\\cdot\\mathbf{{k}}_j/\\tau)$, "
+        "$d_k = {d}$, 키 {n}개",
+        "en": "One query's weights "
+        "$\\mathrm{{softmax}}(\\mathbf{{q}}\\cdot\\mathbf{{k}}_j/\\tau)$, "
+        "$d_k = {d}$, {n} keys",
+    },
+}
+SHARED_STRINGS = {
+    "none": "none",
+}
 
 
 def one_row() -> dict:

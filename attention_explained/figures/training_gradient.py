@@ -1,17 +1,38 @@
 from __future__ import annotations
 
-from attention_explained.figures import _data
-from attention_explained.figures._plots import training_panels
+from attention_explained.content import data as experiments
 from attention_explained.figures.registry import figure
 from attention_explained.figures.style import themed
+from attention_explained.figures.training_plots import training_panels
 
 ID = "training-gradient"
+STRINGS = {
+    "alt": {
+        "ko": "세 패널(d_k = 16, 128, 1024)에 W^Q와 W^K의 기울기 노름을 로그 축으로 "
+        "그렸다. 스케일링 없는 어텐션은 처음에는 다른 두 방식보다 기울기가 크다. d_k = "
+        "1024에서는 학습이 진행되면서 크게 요동치며 몇 자릿수 아래로 떨어진다. ÷√d_k와 "
+        "QK 정규화는 비교적 평평하게 유지된다.",
+        "en": "Three panels (d_k = 16, 128, 1024) of the gradient norm of W^Q and W^K on "
+        "a log scale. Unscaled attention starts with a larger gradient than the other "
+        "two. At d_k = 1024 it then swings wildly and drops by orders of magnitude as "
+        "training goes on. ÷√d_k and QK-norm stay comparatively flat.",
+    },
+    "ylabel": {
+        "ko": "$W^Q$, $W^K$의 기울기 노름 (로그 축)",
+        "en": "gradient norm of $W^Q$, $W^K$ (log scale)",
+    },
+    "title": {
+        "ko": "쿼리·키 투영의 기울기",
+        "en": "The gradient reaching the query and key projections",
+    },
+}
+ALT_CLAIMS = ("figures.training_gradient_unscaled_large_then_vanishes",)
 
 
 @figure(
     ID,
     description="‖∂L/∂W^Q‖, ‖∂L/∂W^K‖ against step (log) for none / ÷√d_k / QK-norm, per d_k (SGD)",
-    data=_data.training,
+    data=experiments.training,
 )
 def draw(data, lang: str, theme: str):
     runs = data["sgd"]

@@ -225,8 +225,8 @@ class Build:
 
     def figure_lines(self, markdown: str, lang: str, where: str) -> str:
         """Note the claims a package alt text states, then rewrite the figure lines."""
-        strings = self.cache.graph.strings()
-        alt_claims = strings.get("ALT_CLAIMS", {})
+        graph = self.cache.graph
+        alt_claims = graph.alt_claims()
         for figure_id in md.figures_without_alt(markdown):
             if alt_claims.get(figure_id):
                 self.alt_claims.append((where, figure_id))
@@ -234,7 +234,7 @@ class Build:
         return md.rewrite_figures(
             markdown,
             self.cache.figure_ids,
-            lambda figure_id: strings["alt_text"](figure_id, figure_lang),
+            lambda figure_id: graph.alt_text(figure_id, figure_lang),
             where,
         )
 
@@ -334,7 +334,7 @@ class Build:
         from attention_explained.sitebuild.claims import ClaimError, check_claim_names
         from attention_explained.sitebuild.figure_claims import check_alt_claims
 
-        alt_claims = self.cache.graph.strings().get("ALT_CLAIMS", {})
+        alt_claims = self.cache.graph.alt_claims()
         try:
             for where, names in self.claims:
                 check_claim_names(names, self.verdicts, where)

@@ -6,6 +6,8 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from attention_explained.content.registry import describe_numbers
+
 CLAIM_MARKER = re.compile(r"<!--\s*claim:\s*([^\s>]+)\s*-->")
 
 
@@ -18,8 +20,8 @@ def claim_failures(
 ) -> list[str]:
     """Why each claim in ``names`` is unknown or false, with the numbers it was judged on.
 
-    ``verdicts`` is what :func:`attention_explained.claims.evaluate_all` returned; ``known``
-    lists the known claims in the message about an unknown one.
+    ``verdicts`` is what :func:`attention_explained.content.registry.evaluate_all` returned;
+    ``known`` lists the known claims in the message about an unknown one.
     """
     failures = []
     for name in names:
@@ -28,7 +30,7 @@ def claim_failures(
             listed = f" (known: {', '.join(sorted(verdicts))})" if known else ""
             failures.append(f"unknown claim {name!r}{listed}")
         elif not verdict["holds"]:
-            read = ", ".join(f"{k} = {v:.6g}" for k, v in sorted(verdict["numbers"].items()))
+            read = describe_numbers(verdict["numbers"])
             failures.append(f"claim {name!r} does not hold: {verdict['statement']} ({read})")
     return failures
 

@@ -1,7 +1,7 @@
 """Check the measured results a figure's alt text states, wherever a page shows the figure.
 
-``ALT_CLAIMS`` in ``attention_explained/figures/strings.py`` lists, per figure, the claims of
-``attention_explained/claims.py`` its alt text states. The plugin notes each
+Each figure module's ``ALT_CLAIMS`` lists the claims (checked in
+``attention_explained/content/figures.py``) its alt text states. The plugin notes each
 ``![](figures/<id>.svg)`` that leaves the alt text to the package and calls
 :func:`check_alt_claims` once the verdicts exist, so a figure whose numbers no longer bear
 out its alt text stops the build, naming the figure and the page.
@@ -23,10 +23,12 @@ def check_alt_claims(
 ) -> None:
     """Raise :class:`ClaimError` if a claim of ``figure_id``'s alt text is unknown or false.
 
-    ``verdicts`` is what :func:`attention_explained.claims.evaluate_all` returned.
+    ``verdicts`` is what :func:`attention_explained.content.registry.evaluate_all` returned.
     """
     if alt_claims is None:
-        from attention_explained.figures.strings import ALT_CLAIMS as alt_claims
+        from attention_explained.figures.strings import alt_claims as claims_of
+
+        alt_claims = {figure_id: claims_of(figure_id)}
     failures = claim_failures(alt_claims.get(figure_id, ()), verdicts, known=False)
     if failures:
         raise ClaimError(

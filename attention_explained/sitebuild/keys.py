@@ -10,9 +10,10 @@ runs its parent packages' ``__init__``, so those are in the closure too. ``if TY
 blocks never run, so they are skipped.
 
 A key hashes the source of every module in the closure, the installed versions of the
-third-party distributions those modules import, and (for figures) the figure's own strings:
-``figures/strings.py`` enters a figure's key as its code with the string values blanked plus
-that figure's strings, so rewording one figure redraws that figure alone.
+third-party distributions those modules import, and (for figures) the shared strings the
+figure names: ``figures/strings.py`` enters a figure's key as its code with the string values
+blanked plus the shared strings that figure names in ``SHARED_STRINGS`` (its own strings are
+in its module), so rewording a string redraws exactly the figures that draw it.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ import ast
 import hashlib
 import json
 import re
-import runpy
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -31,11 +31,12 @@ from pathlib import Path
 
 PACKAGE = "attention_explained"
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
+FIGURES_PACKAGE = f"{PACKAGE}.figures."
 STRINGS_MODULE = f"{PACKAGE}.figures.strings"
 FIGURE_REGISTRY = f"{PACKAGE}.figures.registry"
 # What the worker's data job calls: the prose numbers, the claims' verdicts and the
 # explorer's reference values (see sitebuild.worker.make_data).
-DATA_ENTRIES = (f"{PACKAGE}.quantities", f"{PACKAGE}.claims", f"{PACKAGE}.explorer")
+DATA_ENTRIES = (f"{PACKAGE}.content.registry", f"{PACKAGE}.explorer")
 KEY_LENGTH = 20
 
 
@@ -125,6 +126,8 @@ def _blank_strings(tree: ast.AST) -> str:
 
 _PARSED: dict[bytes, list] = {}  # module source → [imports, literal imports, lazy map]
 _BLANKED: dict[bytes, str] = {}  # strings module source → its code without string values
+_LITERALS: dict[tuple[bytes, str], object] = {}  # (module source, name) → its literal value
+_MISSING = object()
 
 
 def memo_path(cache_root: Path) -> Path:
@@ -295,15 +298,53 @@ class ImportGraph:
     def figure_entry(self, figure_id: str) -> str:
         return f"{PACKAGE}.figures.{figure_id.replace('-', '_')}"
 
-    def strings(self) -> dict:
-        """The namespace of ``figures/strings.py`` as it is on disk now (also while serving)."""
-        return _strings_namespace(
-            str(self.path(STRINGS_MODULE)), self.modules[STRINGS_MODULE].source
-        )
+    def literal(self, module: str, name: str, default=None):
+        """The literal assigned to ``name`` at the top of ``module``, read from the file as it
+        is now (also while serving), without importing it; ``default`` if there is none."""
+        memo = (self.modules[module].source, name)
+        if memo not in _LITERALS:
+            found = _MISSING
+            for node in self.tree(module).body:
+                if isinstance(node, ast.Assign):
+                    targets = node.targets
+                elif isinstance(node, ast.AnnAssign) and node.value is not None:
+                    targets = [node.target]
+                else:
+                    continue
+                if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+                    try:
+                        found = ast.literal_eval(node.value)
+                    except ValueError:
+                        raise ValueError(
+                            f"{self.path(module)}: {name} must be a plain literal "
+                            "(the build reads it without importing the module)"
+                        ) from None
+            _LITERALS[memo] = found
+        return default if _LITERALS[memo] is _MISSING else _LITERALS[memo]
 
     def figure_strings(self, figure_id: str) -> str:
-        strings = self.strings()["STRINGS"]
-        return json.dumps([strings.get(figure_id), strings.get("common")], sort_keys=True)
+        """The shared strings (``figures/strings.py``) that the figure layer's modules in
+        ``figure_id``'s closure name in their ``SHARED_STRINGS`` (the figure's own module and
+        the helpers it imports); their own strings are in their sources already."""
+        shared = self.literal(STRINGS_MODULE, "SHARED", {})
+        named = {}
+        for module in sorted(self.closure([self.figure_entry(figure_id)])):
+            if module.startswith(FIGURES_PACKAGE) and module != STRINGS_MODULE:
+                names = self.literal(module, "SHARED_STRINGS", {})
+                if names:
+                    named[module] = {local: shared.get(name) for local, name in names.items()}
+        return json.dumps(named, sort_keys=True)
+
+    def alt_text(self, figure_id: str, lang: str) -> str:
+        """The alt text of ``figure_id`` in ``lang``, from its module's ``STRINGS``."""
+        return self.literal(self.figure_entry(figure_id), "STRINGS", {})["alt"][lang]
+
+    def alt_claims(self) -> dict[str, tuple[str, ...]]:
+        """Each figure's ``ALT_CLAIMS``: the claims its alt text states."""
+        return {
+            figure_id: tuple(self.literal(self.figure_entry(figure_id), "ALT_CLAIMS", ()))
+            for figure_id in self.figure_ids()
+        }
 
     def figure_key(self, figure_id: str) -> str:
         entry = self.figure_entry(figure_id)
@@ -325,11 +366,6 @@ class ImportGraph:
             entries=resolve_entries(self, entries),
             extra_external=external,
         )
-
-
-@cache
-def _strings_namespace(path: str, source: bytes) -> dict:
-    return runpy.run_path(path)
 
 
 def _normal(name: str) -> str:

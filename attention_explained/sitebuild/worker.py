@@ -143,18 +143,18 @@ def _draw(figure_id: str, data, out: str, fingerprints: dict[str, str]) -> tuple
     return figure_id, time.perf_counter() - start
 
 
-_SHARED = {"training": "training", "after_training": "after-training grid"}  # _data → stage
+_SHARED = {"training": "training", "after_training": "after-training grid"}  # data → stage
 
 
 def _timed_data(figure_id: str, compute):
     """A figure's data, timed; a shared grid (run once) that it ran is reported on its own."""
-    from attention_explained.figures import _data
+    from attention_explained.content import data as experiments
 
-    before = {name: getattr(_data, name).cache_info().currsize for name in _SHARED}
+    before = {name: getattr(experiments, name).cache_info().currsize for name in _SHARED}
     start = time.perf_counter()
     data = compute()
     seconds = time.perf_counter() - start
-    ran = [n for n in _SHARED if getattr(_data, n).cache_info().currsize > before[n]]
+    ran = [n for n in _SHARED if getattr(experiments, n).cache_info().currsize > before[n]]
     if ran:  # this figure ran a shared grid: the time is the grid's
         _emit("stage", name=" + ".join(_SHARED[n] for n in ran), seconds=round(seconds, 3))
         seconds = 0.0
@@ -164,16 +164,15 @@ def _timed_data(figure_id: str, compute):
 
 def make_data(out: Path) -> None:
     """The prose numbers, the claims' verdicts and the explorer's reference values."""
-    from attention_explained.claims import evaluate_all
+    from attention_explained.content import data as experiments
+    from attention_explained.content.registry import compute, evaluate_all, values
     from attention_explained.explorer import reference_cases
-    from attention_explained.figures import _data
-    from attention_explained.quantities import compute, values
     from attention_explained.sitebuild.cache import CLAIMS, EXPLORER, NUMBERS
 
     for name, stage in _SHARED.items():
-        if not getattr(_data, name).cache_info().currsize:  # no figure of this job ran it
+        if not getattr(experiments, name).cache_info().currsize:  # no figure of this job ran it
             with _Stage(stage):
-                getattr(_data, name)()
+                getattr(experiments, name)()
     with _Stage("numbers"):
         numbers = compute()
     with _Stage("claims"):

@@ -1,7 +1,12 @@
-"""Data that several figures share, computed once per process from the core."""
+"""The experiments' data that figures and page numbers share, computed once per process.
+
+Figures draw it and the page modules quote it, so a figure and the sentence beside it read the
+same run. Public: figures, content modules, the worker and the tests import it by name.
+"""
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 import numpy as np
@@ -54,6 +59,45 @@ def sweep_series(data: dict[str, np.ndarray], scale: str, metric: str):
     return data["dim"][rows], data[f"{metric}_mean"][rows], data[f"{metric}_std"][rows]
 
 
+def moving_average(curves: np.ndarray, window: int = TRAINING_SMOOTH) -> np.ndarray:
+    """Each ``[seed, step]`` curve smoothed: step s is the mean of steps max(0, s − window + 1) … s.
+
+    The training figures draw it and the training page quotes where it first drops below a loss.
+    """
+    total = np.cumsum(curves, axis=-1)
+    count = np.arange(1, curves.shape[-1] + 1)
+    width = np.minimum(count, window)
+    before = np.pad(total, ((0, 0), (1, 0)))[:, count - width]  # sum of the steps before it
+    return (total - before) / width
+
+
+@lru_cache(maxsize=4)
+def logit_variances(dims: tuple[int, ...], seeds: tuple[int, ...]) -> dict[str, np.ndarray]:
+    """Sample variance and std of the note's q·k entries at each width, pooled over ``seeds``.
+
+    ``raw``/``std`` are unscaled, ``scaled`` is after ÷√d, ``theory`` is 9d. The logit-variance
+    figure plots them; the scaled-dot-product page and the figures' claims quote them.
+    """
+    from attention_explained import logit_variance, make_dot_product_tensor
+
+    raw, scaled, std = [], [], []
+    for dim in dims:
+        entries = np.concatenate(
+            [make_dot_product_tensor(LENGTH, int(dim), seed=s).numpy().ravel() for s in seeds]
+        )
+        raw.append(entries.var())
+        scaled.append((entries / math.sqrt(dim)).var())
+        std.append(entries.std())
+    theory = np.array([logit_variance(int(d)) for d in dims])
+    return {
+        "dim": np.asarray(dims),
+        "raw": np.array(raw),
+        "scaled": np.array(scaled),
+        "std": np.array(std),
+        "theory": theory,
+    }
+
+
 @lru_cache(maxsize=1)
 def training() -> dict[str, dict[str, np.ndarray]]:
     """The training comparison, run once per process: the SGD grid and Adam at d_k = 1024."""
@@ -74,11 +118,8 @@ def training_band(runs: dict[str, np.ndarray], metric: str, dk: int, scaling: st
     curves = runs[metric][i, k]  # [seed, step]
     if log:
         curves = np.log10(np.maximum(curves, 1e-30))
-    total = np.cumsum(curves, axis=-1)
     count = np.arange(1, curves.shape[-1] + 1)
-    window = np.minimum(count, TRAINING_SMOOTH)
-    before = np.pad(total, ((0, 0), (1, 0)))[:, count - window]  # sum of the steps before it
-    smooth = (total - before) / window
+    smooth = moving_average(curves)
     if log:
         smooth = 10.0**smooth
     keep = np.unique(np.append(np.arange(0, curves.shape[-1], TRAINING_EVERY), count[-1] - 1))

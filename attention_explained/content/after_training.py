@@ -1,0 +1,319 @@
+"""The after-training page: the AdamW learning-rate sweep and the logits' spread."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from itertools import pairwise
+
+from attention_explained import settings
+from attention_explained.content import data
+from attention_explained.content.registry import Number, claim, numbers
+
+AFTER_SPECS = {  # by the second part of the name
+    "final_loss": ".2f",
+    "best_loss": ".2f",
+    "sensitivity": ".2f",
+    "max_logit": ".0f",
+    "final_entropy": ".3f",
+    "std_init": ".2f",
+    "std_final": ".2f",
+    "max_init": ".1f",
+    "max_final": ".1f",
+    "cos_init": ".3f",
+    "cos_final": ".2f",
+    "slope": ".2f",
+    "slope_max": ".2f",
+    "init_loss": ".2f",
+    "log_n": ".2f",
+}
+
+
+@numbers
+def _after_numbers(out: dict[str, str]) -> None:
+    """After training (docs/after-training.md): the AdamW learning-rate sweep and the spread."""
+    from attention_explained import after_training
+
+    for name, value in after_training.summary(data.after_training()).items():
+        spec = AFTER_SPECS.get(name.split(".")[1], "g")
+        out[name] = value if isinstance(value, str) else Number(value, spec)
+    out["after.final_window"] = str(settings.AFTER_FINAL)
+    out["after.low_lr"] = Number(settings.AFTER_LOW_LR, "g")  # the max-logit figure's low rate
+
+
+# The sweep's d_k values and learning rates, and the spread's d_k values, come from settings.
+_LRS = [f"lr{lr:g}" for lr in settings.AFTER_LEARNING_RATES]
+_TOP, _LOW = _LRS[-1], _LRS[0]
+_DK_SMALL, _DK_LARGE = min(settings.AFTER_SWEEP_DKS), max(settings.AFTER_SWEEP_DKS)
+
+
+def _over_best(v: Mapping[str, float], dk: int, scaling: str, lr: str) -> float:
+    """A run's final loss at one learning rate, as a multiple of its best final loss."""
+    return v[f"after.final_loss.d{dk}.{scaling}.{lr}"] / v[f"after.best_loss.d{dk}.{scaling}"]
+
+
+@claim(
+    "after.sqrt_logits_grow_with_lr",
+    statement="the largest ÷√d_k logit over training rises with every step up in learning rate, "
+    "by over 10× from the lowest to the highest rate, at every d_k of the sweep",
+    counterexample={f"after.max_logit.d{_DK_LARGE}.sqrt.{_TOP}": 1.0},
+)
+def _sqrt_logits_grow(v: Mapping[str, float]) -> bool:
+    for dk in settings.AFTER_SWEEP_DKS:
+        top = [v[f"after.max_logit.d{dk}.sqrt.{lr}"] for lr in _LRS]
+        if any(b <= a for a, b in pairwise(top)) or top[-1] < 10 * top[0]:
+            return False
+    return True
+
+
+@claim(
+    "after.sqrt_entropy_collapses_at_high_lr",
+    statement="at the highest learning rate the final ÷√d_k attention entropy is below "
+    "0.05 nats at every d_k of the sweep (log n ≈ 2.77 is the uniform maximum)",
+    counterexample={f"after.final_entropy.d{_DK_SMALL}.sqrt.{_TOP}": 0.5},
+)
+def _sqrt_entropy_collapses(v: Mapping[str, float]) -> bool:
+    return all(
+        v[f"after.final_entropy.d{dk}.sqrt.{_TOP}"] < 0.05 for dk in settings.AFTER_SWEEP_DKS
+    )
+
+
+@claim(
+    "after.sqrt_fails_at_high_lr",
+    statement="at the highest learning rate the ÷√d_k final loss is more than 5× its best "
+    "final loss, at every d_k of the sweep",
+    counterexample={f"after.final_loss.d{_DK_LARGE}.sqrt.{_TOP}": 0.3},
+)
+def _sqrt_fails_high(v: Mapping[str, float]) -> bool:
+    return all(_over_best(v, dk, "sqrt", _TOP) > 5 for dk in settings.AFTER_SWEEP_DKS)
+
+
+@claim(
+    "after.qknorm_logits_bounded",
+    statement="with QK-norm the largest logit at the highest learning rate stays under 1/10 "
+    "of the ÷√d_k one, and under 50, at every d_k of the sweep",
+    counterexample={f"after.max_logit.d{_DK_SMALL}.qknorm.{_TOP}": 500.0},
+)
+def _qknorm_bounded(v: Mapping[str, float]) -> bool:
+    return all(
+        v[f"after.max_logit.d{dk}.qknorm.{_TOP}"]
+        < min(50.0, v[f"after.max_logit.d{dk}.sqrt.{_TOP}"] / 10)
+        for dk in settings.AFTER_SWEEP_DKS
+    )
+
+
+@claim(
+    "after.qknorm_least_sensitive",
+    statement="QK-norm has the lowest LR sensitivity (Wortsman et al.'s measure) of the three "
+    "scalings at every d_k of the sweep",
+    counterexample={f"after.sensitivity.d{_DK_LARGE}.qknorm": 5.0},
+)
+def _qknorm_least_sensitive(v: Mapping[str, float]) -> bool:
+    return all(
+        v[f"after.sensitivity.d{dk}.qknorm"]
+        < min(v[f"after.sensitivity.d{dk}.{s}"] for s in ("none", "sqrt"))
+        for dk in settings.AFTER_SWEEP_DKS
+    )
+
+
+@claim(
+    "after.qknorm_best_at_high_lr",
+    statement="at the highest learning rate QK-norm's final loss is within 1.5× of its best",
+    counterexample={f"after.final_loss.d{_DK_SMALL}.qknorm.{_TOP}": 3.0},
+)
+def _qknorm_high_ok(v: Mapping[str, float]) -> bool:
+    return all(_over_best(v, dk, "qknorm", _TOP) < 1.5 for dk in settings.AFTER_SWEEP_DKS)
+
+
+@claim(
+    "after.qknorm_gap_larger_at_large_dk",
+    statement="QK-norm's lead over ÷√d_k in LR sensitivity is more than twice as large at the "
+    "largest d_k of the sweep as at the smallest",
+    counterexample={f"after.sensitivity.d{_DK_LARGE}.qknorm": 0.7},
+)
+def _qknorm_gap(v: Mapping[str, float]) -> bool:
+    def gap(dk: int) -> float:
+        return v[f"after.sensitivity.d{dk}.sqrt"] - v[f"after.sensitivity.d{dk}.qknorm"]
+
+    return gap(_DK_LARGE) > 2 * gap(_DK_SMALL)
+
+
+@claim(
+    "after.qknorm_best_lr_at_grid_top_small_dk",
+    statement="at the smallest d_k of the sweep QK-norm's best learning rate is the highest "
+    "one in the grid, so the grid does not show where QK-norm gets worse",
+    counterexample={f"after.best_lr.d{_DK_SMALL}.qknorm": 0.01},
+)
+def _qknorm_best_at_top(v: Mapping[str, float]) -> bool:
+    return v[f"after.best_lr.d{_DK_SMALL}.qknorm"] == max(settings.AFTER_LEARNING_RATES)
+
+
+@claim(
+    "after.qknorm_like_sqrt_at_low_lr_small_dk",
+    statement="at the smallest d_k, at the two lowest learning rates, QK-norm's final loss is "
+    "within 5% of ÷√d_k's (its g starts at √d_k and moves about η per step)",
+    counterexample={f"after.final_loss.d{_DK_SMALL}.qknorm.{_LOW}": 1.0},
+)
+def _qknorm_like_sqrt_low(v: Mapping[str, float]) -> bool:
+    return all(
+        abs(
+            v[f"after.final_loss.d{_DK_SMALL}.qknorm.{lr}"]
+            / v[f"after.final_loss.d{_DK_SMALL}.sqrt.{lr}"]
+            - 1
+        )
+        < 0.05
+        for lr in _LRS[:2]
+    )
+
+
+@claim(
+    "after.low_lr_undertrained_small_dk",
+    statement="at the smallest d_k and the lowest learning rate every scaling's final loss is "
+    "more than 3× its best: the step budget is too short there, so the LR sensitivity also "
+    "counts under-training",
+    counterexample={f"after.final_loss.d{_DK_SMALL}.qknorm.{_LOW}": 0.2},
+)
+def _low_lr_undertrained(v: Mapping[str, float]) -> bool:
+    return all(_over_best(v, _DK_SMALL, s, _LOW) > 3 for s in settings.AFTER_SWEEP_SCALINGS)
+
+
+@claim(
+    "after.low_entropy_in_good_runs",
+    statement="entropy is low in good runs too: at the largest d_k, QK-norm's final entropy at "
+    "the highest rate is below 0.1 nats, and at the figure's low rate every scaling ends below "
+    "0.2 nats",
+    counterexample={f"after.final_entropy.d{_DK_LARGE}.qknorm.{_TOP}": 1.0},
+)
+def _low_entropy_good(v: Mapping[str, float]) -> bool:
+    low = f"lr{settings.AFTER_LOW_LR:g}"
+    return v[f"after.final_entropy.d{_DK_LARGE}.qknorm.{_TOP}"] < 0.1 and all(
+        v[f"after.final_entropy.d{_DK_LARGE}.{s}.{low}"] < 0.2
+        for s in settings.AFTER_SWEEP_SCALINGS
+    )
+
+
+@claim(
+    "after.sqrt_best_lr_lower_at_large_dk",
+    statement="÷√d_k's best learning rate is lower at the larger d_k of the sweep",
+    counterexample={f"after.best_lr.d{_DK_LARGE}.sqrt": 1.0},
+)
+def _sqrt_best_lr_shifts(v: Mapping[str, float]) -> bool:
+    return v[f"after.best_lr.d{_DK_LARGE}.sqrt"] < v[f"after.best_lr.d{_DK_SMALL}.sqrt"]
+
+
+@claim(
+    "after.spread_flat_at_init",
+    statement="at initialisation the ÷√d_k logit std has a log-log slope against d_k within "
+    "±0.1 of 0, and the ÷d_k one within ±0.1 of −0.5",
+    counterexample={"after.slope.sqrt.init": 0.3},
+)
+def _flat_at_init(v: Mapping[str, float]) -> bool:
+    return abs(v["after.slope.sqrt.init"]) < 0.1 and abs(v["after.slope.mup.init"] + 0.5) < 0.1
+
+
+@claim(
+    "after.sqrt_spread_grows_after_training",
+    statement="after training with ÷√d_k the logit std grows with d_k (slope > 0.1) but more "
+    "slowly than √d_k (slope < 0.4)",
+    counterexample={"after.slope.sqrt.final": 0.02},
+)
+def _sqrt_spread_grows(v: Mapping[str, float]) -> bool:
+    return 0.1 < v["after.slope.sqrt.final"] < 0.4
+
+
+@claim(
+    "after.mup_spread_flat_after_training",
+    statement="after training with ÷d_k the logit std is flat in d_k (|slope| < 0.1), while "
+    "the same q·k divided by √d_k grows like √d_k (slope within 0.4–0.6)",
+    counterexample={"after.slope.mup.final": 0.3},
+)
+def _mup_flat(v: Mapping[str, float]) -> bool:
+    return abs(v["after.slope.mup.final"]) < 0.1 and 0.4 < v["after.slope.mup_as_sqrt.final"] < 0.6
+
+
+_SPREAD = [f"d{dk}" for dk in settings.AFTER_SPREAD_DKS]
+
+
+@claim(
+    "after.max_follows_spread",
+    statement="the largest logit follows the std: after training its log-log slope against d_k "
+    "is above 0.1 with ÷√d_k and within ±0.1 of 0 with ÷d_k",
+    counterexample={"after.slope_max.sqrt.final": 0.0},
+)
+def _max_follows(v: Mapping[str, float]) -> bool:
+    return v["after.slope_max.sqrt.final"] > 0.1 and abs(v["after.slope_max.mup.final"]) < 0.1
+
+
+@claim(
+    "after.training_aligns_q_and_k",
+    statement="matched query–key cosines start near 0 (|cos| < 0.1) and end above 0.5 for "
+    "both scalings at every d_k",
+    counterexample={f"after.cos_final.{_SPREAD[-1]}.sqrt": 0.2},
+)
+def _aligned(v: Mapping[str, float]) -> bool:
+    return all(
+        abs(v[f"after.cos_init.{d}.{s}"]) < 0.1 and v[f"after.cos_final.{d}.{s}"] > 0.5
+        for d in _SPREAD
+        for s in ("sqrt", "mup")
+    )
+
+
+@claim(
+    "after.sqrt_alignment_falls_with_dk",
+    statement="with ÷√d_k the final matched cosine falls as d_k grows; with ÷d_k it varies "
+    "by less than 0.05 across d_k",
+    counterexample={f"after.cos_final.{_SPREAD[-1]}.mup": 0.5},
+)
+def _alignment_trend(v: Mapping[str, float]) -> bool:
+    sqrt = [v[f"after.cos_final.{d}.sqrt"] for d in _SPREAD]
+    mup = [v[f"after.cos_final.{d}.mup"] for d in _SPREAD]
+    return all(b < a for a, b in pairwise(sqrt)) and max(mup) - min(mup) < 0.05
+
+
+# The after-training figures' alt texts (figures/after_*.py, shown on this page only): the
+# sweep at its smallest and largest d_k, the largest-logit figure at its largest d_k at the
+# low rate (settings.AFTER_LOW_LR) and the highest.
+_FIGURE_LOW = f"lr{settings.AFTER_LOW_LR:g}"
+
+
+@claim(
+    "figures.after_lr_sensitivity_curves",
+    statement="at every d_k of the sweep, ÷√d_k and no scaling have their best learning rate "
+    "inside the grid and a final loss over 3× their best at the highest rate (a U); QK-norm "
+    "is under-trained at the lowest rate (over 1.5× its best), within 1.5× of its best at "
+    "the two highest rates, and below both others at the highest",
+    counterexample={f"after.final_loss.d{_DK_SMALL}.qknorm.{_LRS[-2]}": 2.0},
+)
+def _after_lr_sensitivity(v: Mapping[str, float]) -> bool:
+    low, high = settings.AFTER_LEARNING_RATES[0], settings.AFTER_LEARNING_RATES[-1]
+    for dk in settings.AFTER_SWEEP_DKS:
+        for s in ("none", "sqrt"):
+            if not low < v[f"after.best_lr.d{dk}.{s}"] < high:
+                return False
+            if _over_best(v, dk, s, _TOP) <= 3:
+                return False
+        if _over_best(v, dk, "qknorm", _LOW) <= 1.5:
+            return False
+        if any(_over_best(v, dk, "qknorm", lr) >= 1.5 for lr in _LRS[-2:]):
+            return False
+        top = {s: v[f"after.final_loss.d{dk}.{s}.{_TOP}"] for s in ("none", "sqrt", "qknorm")}
+        if top["qknorm"] >= min(top["none"], top["sqrt"]):
+            return False
+    return True
+
+
+@claim(
+    "figures.after_max_logit_runaway",
+    statement="at the sweep's largest d_k and the highest learning rate the largest logit of "
+    "÷√d_k and of no scaling exceeds 1000 and their final entropy is below 0.05 nats; "
+    "QK-norm's largest logit stays below 50 at the low and the highest rate",
+    counterexample={f"after.max_logit.d{_DK_LARGE}.qknorm.{_FIGURE_LOW}": 80.0},
+)
+def _after_max_logit(v: Mapping[str, float]) -> bool:
+    dk = _DK_LARGE
+    runaway = all(
+        v[f"after.max_logit.d{dk}.{s}.{_TOP}"] > 1000
+        and v[f"after.final_entropy.d{dk}.{s}.{_TOP}"] < 0.05
+        for s in ("none", "sqrt")
+    )
+    bounded = all(v[f"after.max_logit.d{dk}.qknorm.{lr}"] < 50 for lr in (_FIGURE_LOW, _TOP))
+    return runaway and bounded

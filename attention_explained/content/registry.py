@@ -1,0 +1,180 @@
+"""The registry every page module writes into: its numbers (``@numbers``) and claims (``@claim``).
+
+:func:`compute` and :func:`values` run every registered number producer once per process;
+:func:`evaluate_all` judges every registered claim over the values. Both load the page modules
+first (:func:`load_pages`), so a caller never has to know which page holds what.
+
+Content layer: imports neither matplotlib nor MkDocs (the producers import TensorFlow lazily).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+MINUS = "\u2212"
+
+Producer = Callable[[dict[str, str]], None]
+Check = Callable[[Mapping[str, float]], bool]
+
+
+class Number(str):
+    """A number as the prose prints it, keeping the value it was printed from (for claims)."""
+
+    value: float
+
+    def __new__(cls, value: float, spec: str) -> Number:
+        text = super().__new__(cls, format(value, spec).replace("-", MINUS))
+        text.value = float(value)
+        return text
+
+
+_PRODUCERS: list[Producer] = []
+
+
+def numbers(produce: Producer) -> Producer:
+    """Register ``produce(out)``, which adds a page's named numbers to the dict ``out``."""
+    if produce in _PRODUCERS:
+        raise ValueError(f"number producer {produce.__qualname__!r} is registered twice")
+    _PRODUCERS.append(produce)
+    return produce
+
+
+def load_pages() -> None:
+    """Import every page module, so that all numbers and claims are registered.
+
+    A new page adds its module here (the only line outside the page that a new page needs).
+    """
+    from attention_explained.content import (  # noqa: F401
+        after_training,
+        beyond,
+        explorer,
+        figures,
+        gradients,
+        index,
+        multi_head,
+        notebook_heatmaps,
+        notebook_sweep_and_keras,
+        saturation,
+        scaled_dot_product,
+        shared,
+        training,
+    )
+
+
+@cache
+def measure() -> dict[str, str]:
+    """Every registered number, by name (sorted), run once per process."""
+    load_pages()
+    out: dict[str, str] = {}
+    for produce in _PRODUCERS:
+        part: dict[str, str] = {}
+        produce(part)
+        clash = sorted(set(part) & set(out))
+        if clash:
+            raise ValueError(f"{produce.__module__}.{produce.__qualname__} redefines {clash}")
+        out |= part
+    return dict(sorted(out.items()))
+
+
+def compute() -> dict[str, str]:
+    """All named numbers, already formatted for the prose (Unicode minus, fixed decimals)."""
+    return {name: str(text) for name, text in measure().items()}
+
+
+def values() -> dict[str, float]:
+    """The same names as :func:`compute`, unrounded: what the claims are checked against."""
+    return {
+        name: text.value if isinstance(text, Number) else float(text)
+        for name, text in measure().items()
+    }
+
+
+@dataclass(frozen=True)
+class Claim:
+    name: str
+    statement: str  # the claim in plain English, for error messages and the tests
+    check: Check
+    counterexample: Mapping[str, float]  # values that, laid over the real ones, break it
+
+
+def describe_numbers(numbers: Mapping[str, float]) -> str:
+    """``a = 1, b = 2.5``: the numbers a verdict was judged on, as every message prints them."""
+    return ", ".join(f"{k} = {v:.6g}" for k, v in sorted(numbers.items()))
+
+
+@dataclass(frozen=True)
+class Verdict:
+    holds: bool
+    statement: str
+    numbers: dict[str, float] = field(default_factory=dict)  # what the check read
+
+    def explain(self) -> str:
+        return f"{self.statement} (numbers read: {describe_numbers(self.numbers) or 'none'})"
+
+
+_CLAIMS: dict[str, Claim] = {}
+
+
+def claim(name: str, *, statement: str, counterexample: Mapping[str, float]):
+    """Register ``check(values) -> bool`` as the claim ``name``."""
+
+    def register(check: Check) -> Check:
+        if name in _CLAIMS:
+            raise ValueError(f"claim {name!r} is registered twice")
+        if not counterexample:
+            raise ValueError(f"claim {name!r} needs a counterexample that contradicts it")
+        _CLAIMS[name] = Claim(name, statement, check, dict(counterexample))
+        return check
+
+    return register
+
+
+def registered() -> dict[str, Claim]:
+    """Every claim of every page, by name."""
+    load_pages()
+    return dict(_CLAIMS)
+
+
+class _Reading(Mapping[str, float]):
+    """The values, recording which names a check reads (so errors can show them)."""
+
+    def __init__(self, values: Mapping[str, float]):
+        self._values, self.read = values, {}
+
+    def __getitem__(self, name: str) -> float:
+        try:
+            value = self._values[name]
+        except KeyError:
+            raise KeyError(f"claim reads an unknown number {name!r}") from None
+        self.read[name] = value
+        return value
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+
+def evaluate(name: str, values: Mapping[str, float]) -> Verdict:
+    """Run one check; a check that reads an unknown number raises ``KeyError``."""
+    spec = registered()[name]
+    reading = _Reading(values)
+    holds = bool(spec.check(reading))
+    return Verdict(holds, spec.statement, dict(reading.read))
+
+
+def evaluate_all(values: Mapping[str, float]) -> dict[str, dict[str, Any]]:
+    """Every registered claim's verdict, as JSON-ready dicts keyed by name."""
+    out = {}
+    for name in sorted(registered()):
+        verdict = evaluate(name, values)
+        out[name] = {
+            "holds": verdict.holds,
+            "statement": verdict.statement,
+            "numbers": verdict.numbers,
+        }
+    return out

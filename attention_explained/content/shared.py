@@ -1,0 +1,56 @@
+"""Numbers that several pages quote: the sample size, the 8-seed sweep, the logits' spread.
+
+``n``/``seeds`` and ``theory.*`` are on most pages, ``sweep.*`` on index, saturation,
+gradients, explorer and beyond, ``std.*``/``variance.*`` on index, scaled-dot-product and
+saturation. Also :func:`close`, which several pages' claims use.
+"""
+
+from __future__ import annotations
+
+import math
+
+from attention_explained.content import data
+from attention_explained.content.registry import Number, numbers
+from attention_explained.settings import LENGTH, SCALES
+from attention_explained.settings import PROSE_DIMS as DIMS
+from attention_explained.settings import PROSE_SEEDS as SEEDS
+
+
+def close(value: float, target: float, rel: float) -> bool:
+    """``value`` is within ``rel`` (relative) of ``target``."""
+    return abs(value / target - 1) <= rel
+
+
+@numbers
+def _basics(out: dict[str, str]) -> None:
+    out["n"] = str(LENGTH)
+    out["seeds"] = str(len(SEEDS))
+    out["theory.log_n"] = Number(math.log(LENGTH), ".2f")
+    out["theory.jacobian_fro_uniform"] = Number(math.sqrt(LENGTH - 1) / LENGTH, ".3f")
+
+
+@numbers
+def _sweep_numbers(out: dict[str, str]) -> None:
+    from attention_explained import saturation_sweep
+
+    table = saturation_sweep(DIMS, length=LENGTH, seeds=SEEDS, scales=SCALES)
+    specs = {
+        "logit_std": ".2f",
+        "entropy": ".2f",
+        "max_weight": ".2f",
+        "jacobian_fro": ".3f",
+        "grad_norm": ".3f",
+    }
+    for i, (dim, scale) in enumerate(zip(table["dim"], table["scale"], strict=True)):
+        for metric, spec in specs.items():
+            out[f"sweep.{metric}.d{dim}.{scale}"] = Number(table[f"{metric}_mean"][i], spec)
+
+
+@numbers
+def _variance_numbers(out: dict[str, str]) -> None:
+    measured = data.logit_variances(DIMS, SEEDS)
+    for i, dim in enumerate(DIMS):
+        out[f"variance.measured.d{dim}"] = Number(measured["raw"][i], ".0f")
+        out[f"variance.measured_sqrt.d{dim}"] = Number(measured["scaled"][i], ".2f")
+        out[f"std.measured.d{dim}"] = Number(measured["std"][i], ".1f")
+        out[f"std.theory.d{dim}"] = Number(math.sqrt(measured["theory"][i]), ".1f")

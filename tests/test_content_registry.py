@@ -1,0 +1,66 @@
+"""The content registry: numbers as printed, claims, verdicts and the one way they are shown."""
+
+from __future__ import annotations
+
+import pytest
+
+from attention_explained.content import registry as claims
+from attention_explained.content.registry import MINUS, Number, describe_numbers
+
+
+def test_verdict_records_the_numbers_a_check_read():
+    spec = claims.registered()["training.qknorm_lowest_final_loss"]
+    values = {
+        f"training.final_loss.d{dk}.{s}": 1.0 for dk in (16, 128, 1024) for s in ("none", "sqrt")
+    }
+    values |= {f"training.final_loss.d{dk}.qknorm": 0.5 for dk in (16, 128, 1024)}
+    verdict = claims.evaluate(spec.name, values)
+    assert verdict.holds
+    assert set(verdict.numbers) == set(values)
+    assert not claims.evaluate(spec.name, {**values, **spec.counterexample}).holds
+
+
+def test_unknown_number_is_named():
+    with pytest.raises(KeyError, match=r"training\.final_loss"):
+        claims.evaluate("training.qknorm_lowest_final_loss", {})
+
+
+def test_registering_without_counterexample_is_refused():
+    with pytest.raises(ValueError, match="counterexample"):
+        claims.claim("x.y", statement="s", counterexample={})(lambda v: True)
+
+
+def test_number_prints_a_typographic_minus_and_keeps_its_value():
+    number = Number(-1.234, ".2f")
+    assert number == f"{MINUS}1.23" and number.value == -1.234
+
+
+def test_verdict_and_build_messages_show_the_numbers_the_same_way():
+    from attention_explained.sitebuild.claims import claim_failures
+
+    read = {"b": 2.5, "a": 1 / 3}
+    assert describe_numbers(read) == "a = 0.333333, b = 2.5"
+    verdict = claims.Verdict(False, "A beats B", read)
+    assert verdict.explain() == f"A beats B (numbers read: {describe_numbers(read)})"
+    failures = claim_failures(["x"], {"x": {"holds": False, "statement": "A", "numbers": read}})
+    assert failures == [f"claim 'x' does not hold: A ({describe_numbers(read)})"]
+
+
+def test_a_number_defined_on_two_pages_is_refused(monkeypatch):
+    monkeypatch.setattr(claims, "_PRODUCERS", [])
+    claims.measure.cache_clear()
+    monkeypatch.setattr(claims, "load_pages", lambda: None)
+
+    @claims.numbers
+    def first(out):
+        out["page.x"] = "1"
+
+    @claims.numbers
+    def second(out):
+        out["page.x"] = "2"
+
+    try:
+        with pytest.raises(ValueError, match=r"second.*page\.x"):
+            claims.measure()
+    finally:
+        claims.measure.cache_clear()
