@@ -145,6 +145,7 @@ def content_values() -> dict[str, float]:
 @pytest.fixture(scope="session")
 def content_numbers() -> dict[str, str]:
     """The build's numbers as the prose prints them (the same run as ``content_values``)."""
+    needs.require("grid")
     from attention_explained.content.registry import compute
 
     return compute()

@@ -98,6 +98,7 @@ def test_each_page_carries_the_same_claims_in_both_languages():
     assert not problems, "\n".join(problems)
 
 
+@pytest.mark.grid
 def test_every_claim_holds_on_the_build_numbers_and_its_counterexample_breaks_it(content_values):
     for name, spec in claims.registered().items():
         verdict = claims.evaluate(name, content_values)

@@ -13,6 +13,7 @@ def _value(numbers: dict[str, str], name: str) -> float:
     return float(numbers[name].replace(MINUS, "-"))
 
 
+@pytest.mark.grid
 def test_worked_example_is_one_softmax_row_raw_and_scaled(content_numbers):
     """The home page's four logits: ranked, ÷32 after scaling, p(1 − p) from p, a real row."""
     ranks = (1, 2, 3, 15)

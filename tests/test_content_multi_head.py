@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from attention_explained.content.registry import MINUS
 
 
@@ -9,6 +11,7 @@ def _value(numbers: dict[str, str], name: str) -> float:
     return float(numbers[name].replace(MINUS, "-"))
 
 
+@pytest.mark.grid
 def test_keras_numbers(content_numbers):
     for name in ("keras.max_abs_diff.output", "keras.max_abs_diff.scores"):
         assert 0 <= _value(content_numbers, name) <= 1e-5

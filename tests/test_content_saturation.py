@@ -13,6 +13,7 @@ def _value(numbers: dict[str, str], name: str) -> float:
     return float(numbers[name].replace(MINUS, "-"))
 
 
+@pytest.mark.grid
 def test_self_attention_diagonal_dominates(content_numbers):
     """X·Xᵀ/√d: diagonal ‖x‖²/√d has mean 3√d = 96 at d = 1024 and std √7.2 per entry."""
     assert abs(_value(content_numbers, "self.diag_scaled.d1024") - 96.0) < 5 * math.sqrt(7.2 / 30)

@@ -15,6 +15,7 @@ def _value(numbers: dict[str, str], name: str) -> float:
     return float(numbers[name].replace(MINUS, "-"))
 
 
+@pytest.mark.grid
 def test_every_value_is_a_string_with_a_typographic_minus(content_numbers):
     assert content_numbers
     for name, value in content_numbers.items():
@@ -24,6 +25,7 @@ def test_every_value_is_a_string_with_a_typographic_minus(content_numbers):
     assert content_numbers["heatmap.min.d1024.none"].startswith(MINUS)
 
 
+@pytest.mark.grid
 def test_expected_names_are_present(content_numbers):
     for dim, scale in itertools.product(PROSE_DIMS, SCALES):
         for metric in ("logit_std", "entropy", "max_weight", "jacobian_fro", "grad_norm"):
@@ -35,6 +37,7 @@ def test_expected_names_are_present(content_numbers):
             assert f"{what}.d{dim}" in content_numbers
 
 
+@pytest.mark.grid
 def test_theory_values(content_numbers):
     assert content_numbers["n"] == "30"
     assert content_numbers["seeds"] == str(len(PROSE_SEEDS))
@@ -46,6 +49,7 @@ def test_theory_values(content_numbers):
     assert content_numbers["std.theory.d10"] == format(math.sqrt(90), ".1f")
 
 
+@pytest.mark.grid
 def test_measured_variance_is_consistent_with_theory(content_numbers):
     seeds = len(PROSE_SEEDS)
     n = LENGTH
@@ -65,6 +69,7 @@ def test_measured_variance_is_consistent_with_theory(content_numbers):
         assert abs(scaled / 9 - 1) < 5 * rel_se + 0.005 / 9
 
 
+@pytest.mark.grid
 def test_sweep_numbers(content_numbers):
     assert _value(content_numbers, "sweep.max_weight.d1024.none") > 0.95
     # 8 seeds × 900 entries: relative SE of the std ≈ ½·√(2.05/7200) ≈ 0.0084; 5 SE < 0.05.

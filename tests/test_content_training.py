@@ -11,6 +11,7 @@ def _value(numbers: dict[str, str], name: str) -> float:
     return float(numbers[name].replace(MINUS, "-"))
 
 
+@pytest.mark.grid
 def test_training_curve_shape_numbers_match_a_plain_recomputation(content_numbers):
     """tail_drop, first_below, gradnorm_shrink and the W-gradient ratio, recomputed with loops."""
     import numpy as np
