@@ -75,6 +75,8 @@ NAMED_SPACES = {  # MathML 3 names that MathML Core dropped, in em
 OPENING_FENCES = {"(", "[", "{", "|", "‖", "⟨"}
 ORDINARY = {"/", "|", "‖", "…", "⋯", "∣"}
 BINARY = {"÷", "×", "⋅", "·", "±", "∓", "+", "−"}
+# Elements whose children are positional (base, script, ...): nothing may be inserted.
+FIXED_ARITY = {"msub", "msup", "msubsup", "munder", "mover", "munderover", "mfrac", "mroot"}
 # latex2mathml spells a few commands as text characters that are not what TeX draws.
 CHARACTER_FIXES = {("mi", "~"): ("mo", "∼")}  # \sim
 
@@ -270,7 +272,13 @@ def _to_mathml_core(root: ET.Element) -> None:
                 for attribute in ("stretchy", "fence", "form", "movablelimits"):
                     nucleus.attrib.pop(attribute, None)
                 following = children[index + 1] if index + 1 < len(children) else None
-                if following is not None and not _starts_with_fence(following):
+                # Inside msub & co. the space would be an extra child (MathML allows
+                # exactly two or three): it goes after the scripted element instead.
+                if (
+                    following is not None
+                    and _local(parent) not in FIXED_ARITY
+                    and not _starts_with_fence(following)
+                ):
                     space = ET.Element(_tag("mspace"), {"width": "0.1667em"})
                     parent.insert(list(parent).index(child) + 1, space)
             # An empty <mi/> (latex2mathml's placeholder before "&=") draws nothing.
