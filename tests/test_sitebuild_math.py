@@ -93,3 +93,16 @@ def test_a_scripted_operator_keeps_the_children_mathml_requires(fresh_memory, te
             assert len(children) == ARITY[name], f"{tex}: <{name}> has {children}"
     if tex.startswith((r"\max", r"\log")):  # TeX's thin space still follows the operator
         assert "</msub><mspace" in math.tex_to_mathml(tex)
+
+
+def test_the_font_keeps_the_italic_form_of_every_letter_a_formula_uses(tmp_path):
+    """A one-letter <mi> is drawn in Mathematical Italic: ϵ as U+1D716, ∂ as U+1D715."""
+    import unicodedata
+
+    page = tmp_path / "page.md"
+    page.write_text("A small $\\epsilon$, $\\partial L$ and $\\vartheta$.\n", encoding="utf-8")
+    chars = math.characters_for([page])
+    for letter in "ϵ∂ϑ":
+        italic = math.ITALIC[letter]
+        assert unicodedata.name(italic).startswith("MATHEMATICAL ITALIC"), letter
+        assert italic in chars, f"{letter}: its italic form {italic!r} is not in the font"
