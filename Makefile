@@ -11,7 +11,7 @@ HOST   ?= 127.0.0.1:8000
 export NO_MKDOCS_2_WARNING := 1
 
 .DEFAULT_GOAL := help
-.PHONY: help venv serve build test test-fast lint figures bench pdf pdf-fonts lock clean
+.PHONY: help venv serve build test test-fast lint figures bench pdf lock clean
 
 help:
 	@echo "make serve   build the site and serve it at http://$(HOST) (live reload)"
@@ -22,7 +22,6 @@ help:
 	@echo "make figures render every figure variant into .cache/cli-figures/"
 	@echo "make bench   time the build against the study note's script (benchmarks/)"
 	@echo "make pdf     print the PDF edition of each language from site/ into site/pdf/"
-	@echo "make pdf-fonts install fonts-noto-cjk with apt-get if missing (CI)"
 	@echo "make lock    re-resolve constraints.txt (needs Python 3.10 as LOCK_PYTHON)"
 	@echo "make clean   remove site/, .cache/ and test artifacts (keeps .venv)"
 
@@ -63,14 +62,9 @@ figures: $(STAMP)
 bench: $(STAMP)
 	$(PY) benchmarks/bench.py $(BENCH_ARGS)
 
-# Needs a built site (make build) and a system Chromium; Korean text needs fonts-noto-cjk.
+# Needs a built site (make build) and a system Chromium; the fonts come from pinned wheels.
 pdf: $(STAMP)
 	$(PY) -m attention_explained.sitebuild.pdf --site site
-
-# CI (Debian/Ubuntu): the font the PDF's print stylesheet names, when it is missing.
-pdf-fonts:
-	fc-list | grep -q "Noto Sans CJK KR" || \
-	  { sudo apt-get update -q && sudo apt-get install -y --no-install-recommends fonts-noto-cjk; }
 
 LOCK_PYTHON ?= python3.10
 lock:

@@ -25,6 +25,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.site]
 BOX = "input.md-search__input"
 LINKS = "a.md-search-result__link"
 NONSENSE = "zqxjv"  # occurs nowhere: its result list is empty
+LINK_HREFS = "links => links.map(a => a.href)"
 
 
 def korean_sources() -> dict[str, str]:
@@ -70,7 +71,7 @@ class SearchBox:
         while count != (count := page.locator(LINKS).count()):
             page.locator(LINKS).last.scroll_into_view_if_needed()
             page.wait_for_timeout(300)
-        hrefs = page.eval_on_selector_all(LINKS, "links => links.map(a => a.href)")
+        hrefs = page.eval_on_selector_all(LINKS, LINK_HREFS)
         pages = [self.server.page_of(href.split("#")[0].split("?")[0]) for href in hrefs]
         return list(dict.fromkeys(pages))  # in order of rank, each page once
 
@@ -83,6 +84,42 @@ def ko_box(open_session, server):
 @pytest.fixture
 def en_box(open_session, server):
     return SearchBox(open_session(), server, "en")
+
+
+# --------------------------------------------------------------------------- first visit
+
+SEARCH_FILES = ("search/search_index.json", "workers/search.", "search/ko.json", "lunr/")
+
+
+def search_requests(urls: list[str]) -> list[str]:
+    """The requests among `urls` that only search needs (index, Material's worker, lunr)."""
+    return [url for url in urls if any(part in url for part in SEARCH_FILES)]
+
+
+@pytest.mark.parametrize("opening", ["click", "keyboard shortcut"])
+def test_the_index_is_fetched_when_search_opens_and_the_first_key_press_searches(
+    open_session, server, opening
+):
+    session = open_session()
+    page = session.page
+    requested: list[str] = []
+    session.context.on("request", lambda request: requested.append(request.url))
+    page.goto(server.url("gradients/"), wait_until="networkidle")
+    assert not search_requests(requested), f"fetched before search opened: {requested}"
+
+    if opening == "click":
+        page.click(BOX)
+    else:
+        page.keyboard.press("/")  # Material's shortcut (also f, s) focuses the search box
+    page.wait_for_function(f"() => document.activeElement.matches('{BOX}')")
+    # At once: the Korean query goes in before the index has arrived, then one key press.
+    page.fill(BOX, "야코비안을")
+    page.press(BOX, "End")
+    page.wait_for_selector(LINKS, timeout=10_000)
+    pages = [server.page_of(h.split("#")[0]) for h in page.eval_on_selector_all(LINKS, LINK_HREFS)]
+    assert "gradients/" in pages, pages
+    assert any("search/search_index.json" in url for url in requested), requested
+    session.assert_clean()
 
 
 # --------------------------------------------------------------------------- language

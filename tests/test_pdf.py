@@ -1,9 +1,12 @@
 """The PDF edition of each language, printed from the strict build with the system Chromium.
 
-Checked with pypdf: a sane page count, the cover and the table of contents on their pages,
-Korean text extractable from the Korean edition (so its glyphs are embedded with a Unicode
-map), every light-theme figure of the site's pages tagged as a Figure with its alt text,
-no dark figure, every display equation of the site's pages there as a formula, and the
+The editions are printed by a Chromium that sees one system font, DejaVu Sans (a fontconfig
+of its own): like a fresh machine with no CJK font, even where one is installed (this one has
+fonts-noto-cjk for screenshots). Checked with pypdf: a sane page count, the cover and the table
+of contents on their pages, Korean text extractable from the Korean edition (so its glyphs are
+embedded with a Unicode map) in NanumGothic, every embedded font one of the edition's own
+(never a system font), every light-theme figure of the site's pages tagged as a Figure with
+its alt text, no dark figure, every display equation of the site's pages there as a formula, and the
 home page's link to each edition resolving.
 """
 
@@ -25,18 +28,61 @@ HANGUL = re.compile(r"[\uac00-\ud7a3]")
 
 
 @pytest.fixture(scope="module")
-def editions(built_site):
+def one_system_font(tmp_path_factory):
+    """A fontconfig whose only font is DejaVu Sans (what Debian's fontconfig always pulls in)."""
+    root = tmp_path_factory.mktemp("fontconfig")
+    (root / "fonts").mkdir()
+    dejavu = pdf.font_file("matplotlib", "mpl-data/fonts/ttf/DejaVuSans.ttf")
+    (root / "fonts" / dejavu.name).symlink_to(dejavu)
+    conf = root / "fonts.conf"
+    conf.write_text(
+        '<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd"><fontconfig>'
+        f"<dir>{root / 'fonts'}</dir><cachedir>{root / 'cache'}</cachedir></fontconfig>\n",
+        encoding="utf-8",
+    )
+    return conf
+
+
+@pytest.fixture(scope="module")
+def editions(built_site, one_system_font):
     if pdf.find_chromium() is None:
         message = "the PDF test needs a system Chromium (CHROMIUM_PATH or /usr/bin/chromium)"
         if os.environ.get("CI") == "true":
             pytest.fail(message, pytrace=False)
         pytest.skip(message)
     out = {}
-    for lang in LANGS:
-        out[lang] = pdf.build_pdf(
-            built_site.root, lang, built_site.root / "pdf" / pdf.PDF_NAME[lang]
-        )
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("FONTCONFIG_FILE", str(one_system_font))  # Chromium inherits it
+        for lang in LANGS:
+            out[lang] = pdf.build_pdf(
+                built_site.root, lang, built_site.root / "pdf" / pdf.PDF_NAME[lang]
+            )
     return out
+
+
+def embedded_fonts(reader) -> set[str]:
+    """PostScript names of the fonts embedded in a PDF, without the subset tag (ABCDEF+)."""
+    names = set()
+    for page in reader.pages:
+        fonts = page["/Resources"].get_object().get("/Font")
+        for font in (fonts.get_object() if fonts else {}).values():
+            names.add(str(font.get_object()["/BaseFont"]).lstrip("/").split("+", 1)[-1])
+    return names
+
+
+def edition_font_names(built_site) -> set[str]:
+    """PostScript names of the edition's own fonts (the wheels') and the site's math font."""
+    from fontTools.ttLib import TTFont
+
+    from attention_explained.sitebuild import math
+
+    paths = [pdf.font_file(package, rel) for *_, package, rel in pdf.FONT_FACES]
+    paths.append(built_site.root / "assets" / "math" / f"{math.FONT_NAME}.woff2")
+    names = set()
+    for path in paths:
+        with TTFont(path) as font:
+            names.add(font["name"].getDebugName(6))
+    return names
 
 
 def site_pages(built_site, lang):
@@ -100,15 +146,22 @@ def test_pdf_edition(built_site, editions, lang):
             encoding="utf-8"
         ),
     ).group(1)
-    assert home_title.split(" - ")[-1].strip() in cover, cover[:200]  # the site name
+    # The site name; pypdf puts spaces where the font changes (Hangul, then Latin), so the
+    # comparison ignores whitespace.
+    site_name = home_title.split(" - ")[-1]
+    assert re.sub(r"\s+", "", site_name) in re.sub(r"\s+", "", cover), cover[:200]
     assert ("차례" if lang == "ko" else "Contents") in toc, toc[:200]
     assert len(re.findall(r"^\s*\d+\.", toc, re.M)) >= chapters - 1 or toc.count("\n") >= chapters
 
     text = "".join(page.extract_text() for page in reader.pages)
     hangul = len(HANGUL.findall(text))
+    fonts = embedded_fonts(reader)
+    foreign = fonts - edition_font_names(built_site)
+    assert not foreign, f"fonts not the edition's own (a system fallback?): {sorted(foreign)}"
     if lang == "ko":
         assert hangul > 5000, f"only {hangul} Hangul syllables extracted"
         assert "어텐션" in text and "소프트맥스" in text
+        assert {"NanumGothic", "NanumGothicBold"} <= fonts, sorted(fonts)
     else:
         assert "attention" in text.lower() and "softmax" in text.lower()
 

@@ -70,3 +70,39 @@ def test_the_font_preload_names_the_root_copy_from_any_page():
     assert href("en/notebooks/heatmaps/") == "../../../assets/math/f.woff2"
     assert href("en/page.html") == "../assets/math/f.woff2"  # without directory URLs
     assert 'as="font" type="font/woff2" crossorigin' in font_preload("", "f.woff2")
+
+
+ARITY = {"msub": 2, "msup": 2, "munder": 2, "mover": 2, "mfrac": 2, "mroot": 2}
+ARITY |= {"msubsup": 3, "munderover": 3}
+
+
+@pytest.mark.parametrize(
+    "tex",
+    [r"\max_j p_j", r"\log_2 x", r"\operatorname{softmax}_i(x)", r"\sum_{i=1}^{n} \exp x_i"],
+)
+def test_a_scripted_operator_keeps_the_children_mathml_requires(fresh_memory, tex):
+    """The thin space after a named operator goes after its script, not inside it."""
+    import xml.etree.ElementTree as ET
+
+    mathml = math.tex_to_mathml(tex).replace("<math ", f'<math xmlns="{math.MATHML_NS}" ', 1)
+    root = ET.fromstring(mathml)
+    for element in root.iter():
+        name = element.tag.rsplit("}", 1)[-1]
+        if name in ARITY:
+            children = [child.tag.rsplit("}", 1)[-1] for child in element]
+            assert len(children) == ARITY[name], f"{tex}: <{name}> has {children}"
+    if tex.startswith((r"\max", r"\log")):  # TeX's thin space still follows the operator
+        assert "</msub><mspace" in math.tex_to_mathml(tex)
+
+
+def test_the_font_keeps_the_italic_form_of_every_letter_a_formula_uses(tmp_path):
+    """A one-letter <mi> is drawn in Mathematical Italic: ϵ as U+1D716, ∂ as U+1D715."""
+    import unicodedata
+
+    page = tmp_path / "page.md"
+    page.write_text("A small $\\epsilon$, $\\partial L$ and $\\vartheta$.\n", encoding="utf-8")
+    chars = math.characters_for([page])
+    for letter in "ϵ∂ϑ":
+        italic = math.ITALIC[letter]
+        assert unicodedata.name(italic).startswith("MATHEMATICAL ITALIC"), letter
+        assert italic in chars, f"{letter}: its italic form {italic!r} is not in the font"

@@ -249,6 +249,7 @@ class Build:
         html = notebook_html.align_heading_ids(
             html, notebook_html.toc_ids(page.toc), page.file.src_uri
         )
+        html = notebook_html.copy_buttons(html)
         html = self.typeset(html, page)
         self.notebook_pages.append(html)
         return notebook_html.link_shared(html, page.url, self.shared)

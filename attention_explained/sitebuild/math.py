@@ -24,6 +24,7 @@ import html as html_lib
 import json
 import posixpath
 import re
+import unicodedata
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import NamedTuple
@@ -75,6 +76,8 @@ NAMED_SPACES = {  # MathML 3 names that MathML Core dropped, in em
 OPENING_FENCES = {"(", "[", "{", "|", "‖", "⟨"}
 ORDINARY = {"/", "|", "‖", "…", "⋯", "∣"}
 BINARY = {"÷", "×", "⋅", "·", "±", "∓", "+", "−"}
+# Elements whose children are positional (base, script, ...): nothing may be inserted.
+FIXED_ARITY = {"msub", "msup", "msubsup", "munder", "mover", "munderover", "mfrac", "mroot"}
 # latex2mathml spells a few commands as text characters that are not what TeX draws.
 CHARACTER_FIXES = {("mi", "~"): ("mo", "∼")}  # \sim
 
@@ -270,7 +273,13 @@ def _to_mathml_core(root: ET.Element) -> None:
                 for attribute in ("stretchy", "fence", "form", "movablelimits"):
                     nucleus.attrib.pop(attribute, None)
                 following = children[index + 1] if index + 1 < len(children) else None
-                if following is not None and not _starts_with_fence(following):
+                # Inside msub & co. the space would be an extra child (MathML allows
+                # exactly two or three): it goes after the scripted element instead.
+                if (
+                    following is not None
+                    and _local(parent) not in FIXED_ARITY
+                    and not _starts_with_fence(following)
+                ):
                     space = ET.Element(_tag("mspace"), {"width": "0.1667em"})
                     parent.insert(list(parent).index(child) + 1, space)
             # An empty <mi/> (latex2mathml's placeholder before "&=") draws nothing.
@@ -477,13 +486,24 @@ SOURCE_MATH = re.compile(
 )
 FENCED_CODE = re.compile(r"^(```|~~~).*?^\1", re.S | re.M)
 INLINE_CODE = re.compile(r"`[^`\n]+`")
-# Letters a single-letter <mi> is drawn with (MathML Core maps them to Mathematical Italic).
+
+
+def _mathematical_italic(char: str) -> str | None:
+    """The Mathematical Italic form of `char`, by its Unicode name (a → 𝑎, ϵ → 𝜖, ∂ → 𝜕)."""
+    name = unicodedata.name(char, "")
+    short = name.removeprefix("LATIN ").removeprefix("GREEK ").replace("LETTER ", "")
+    try:
+        return unicodedata.lookup("MATHEMATICAL ITALIC " + short.replace("LUNATE ", ""))
+    except KeyError:
+        return "\u210e" if char == "h" else None  # Planck constant stands in for italic h
+
+
+# Letters a single-letter <mi> is drawn with: MathML Core's italic mapping (Latin, Greek and
+# its symbol forms, dotless i and j, ∂, ∇), so the font keeps each italic form a page uses.
 ITALIC = {
-    **{chr(c): chr(0x1D434 + c - 0x41) for c in range(0x41, 0x5B)},
-    **{chr(c): chr(0x1D44E + c - 0x61) for c in range(0x61, 0x7B)},
-    "h": "\u210e",  # Planck constant stands in for the missing italic h
-    **{chr(c): chr(0x1D6E2 + c - 0x391) for c in range(0x391, 0x3AA)},
-    **{chr(c): chr(0x1D6FC + c - 0x3B1) for c in range(0x3B1, 0x3CA)},
+    char: italic
+    for char in map(chr, (*range(0x41, 0x7B), *range(0x391, 0x3FA), 0x131, 0x237, 0x2202, 0x2207))
+    if (italic := _mathematical_italic(char))
 }
 BASE_CHARACTERS = (
     "".join(chr(c) for c in range(0x20, 0x7F))

@@ -22,6 +22,8 @@ STYLE = re.compile(r"<style[^>]*>(.*?)</style>", re.S)
 SCRIPT = re.compile(r"<script(?P<attrs>[^>]*)>(?P<body>.*?)</script>", re.S)
 COMMENT = re.compile(r"<!-- (?:MathJax|End of|Load mathjax)[^>]*-->")
 HEADING = re.compile(r'<h([1-6]) id="([^"]*)"')
+COPY_BUTTON = re.compile(r"<clipboard-copy\b(?P<attrs>[^>]*)>")
+ATTRIBUTE = re.compile(r'(?P<name>[^\s=]+)(?:="(?P<value>[^"]*)")?')
 SHARED_DIR = "assets/notebooks"
 
 
@@ -61,6 +63,29 @@ def link_shared(html: str, page_url: str, shared: SharedAssets) -> str:
     css_href = posixpath.relpath(css, here or ".")
     js_href = posixpath.relpath(js, here or ".")
     return f'<link rel="stylesheet" href="{css_href}">\n{html}\n<script src="{js_href}"></script>'
+
+
+def copy_buttons(html: str) -> str:
+    """Notebook copy buttons as valid HTML: no stray attribute, and a role for their label.
+
+    mkdocs-jupyter's template writes ``<clipboard-copy for="…", aria-label="…">``; the
+    comma becomes an attribute named ``,``, and ``aria-label`` is not allowed on a custom
+    element without a role. The element gives itself role="button" and tabindex="0" when
+    its script runs; the page now says so from the start, so the label is valid without
+    the script too.
+    """
+
+    def fix(match: re.Match) -> str:
+        attrs = {
+            m["name"]: m["value"] or ""
+            for m in ATTRIBUTE.finditer(match["attrs"])
+            if re.fullmatch(r"[A-Za-z][\w:.-]*", m["name"])
+        }
+        attrs = {"role": "button", "tabindex": "0", **attrs}
+        text = " ".join(f'{name}="{value}"' for name, value in attrs.items())
+        return f"<clipboard-copy {text}>"
+
+    return COPY_BUTTON.sub(fix, html)
 
 
 def toc_ids(toc: Iterable) -> list[str]:

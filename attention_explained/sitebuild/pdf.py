@@ -7,14 +7,24 @@ system browser, never a downloaded one) reads the navigation of the language's h
 for the order of the pages, takes each page's article, and lays them out in the home page's
 document (so the theme's, the math's and the notebooks' stylesheets all apply) after a
 cover and a table of contents. Figures are the light-theme variants only; math is the
-build-time MathML with the site's math font; text is set in Noto Sans CJK KR (Debian's
-fonts-noto-cjk, installed in CI) so Korean glyphs are embedded. Nothing leaves 127.0.0.1.
+build-time MathML with the site's math font. Text is set in fonts that come from pinned
+wheels, never from the system: DejaVu Sans and DejaVu Sans Mono (matplotlib's) with
+NanumGothic (koreanize-matplotlib's, as in the figures) for Hangul, through @font-face rules
+whose files the browser gets from the wheels (:data:`FONT_FACES`). Before printing, every
+character of every page is looked up in the fonts its CSS names; one that none of them
+draws stops the edition with its page and code point (:func:`missing_glyphs`), so the PDF
+never falls back to whatever the machine has, or to empty boxes. Nothing leaves 127.0.0.1.
 """
 
 from __future__ import annotations
 
 import argparse
+import base64
+import functools
+import io
 import sys
+import unicodedata
+from importlib.util import find_spec
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -40,13 +50,26 @@ TEXT = {
         "edition": "PDF edition · made from the site",
     },
 }
+# (CSS family, weight, style, package, file in the package): every font the edition uses.
+FONT_FACES = (
+    ("AE Sans", 400, "normal", "matplotlib", "mpl-data/fonts/ttf/DejaVuSans.ttf"),
+    ("AE Sans", 700, "normal", "matplotlib", "mpl-data/fonts/ttf/DejaVuSans-Bold.ttf"),
+    ("AE Sans", 400, "italic", "matplotlib", "mpl-data/fonts/ttf/DejaVuSans-Oblique.ttf"),
+    ("AE Sans", 700, "italic", "matplotlib", "mpl-data/fonts/ttf/DejaVuSans-BoldOblique.ttf"),
+    ("AE Mono", 400, "normal", "matplotlib", "mpl-data/fonts/ttf/DejaVuSansMono.ttf"),
+    ("AE Mono", 700, "normal", "matplotlib", "mpl-data/fonts/ttf/DejaVuSansMono-Bold.ttf"),
+    ("AE Hangul", 400, "normal", "koreanize_matplotlib", "fonts/NanumGothic.ttf"),
+    ("AE Hangul", 700, "normal", "koreanize_matplotlib", "fonts/NanumGothicBold.ttf"),
+)
+FONT_ROUTE = "__pdf-fonts/"  # under the served site; answered from the wheels, not the site
 PRINT_CSS = """
 @page { size: A4; margin: 18mm 16mm 20mm 16mm; }
-html, body, .md-typeset {
-  font-family: "Noto Sans CJK KR", "Noto Sans KR", "Noto Sans", sans-serif !important;
+html, body, .ae-pdf, .ae-pdf * { font-family: "AE Sans", "AE Hangul" !important; }
+.ae-pdf code, .ae-pdf code *, .ae-pdf pre, .ae-pdf pre *, .ae-pdf kbd {
+  font-family: "AE Mono", "AE Hangul" !important;
 }
-.md-typeset code, .md-typeset pre, .md-typeset kbd {
-  font-family: "Noto Sans Mono CJK KR", "DejaVu Sans Mono", monospace !important;
+.ae-pdf math, .ae-pdf math * {
+  font-family: "STIX Two Math AE", "AE Sans", "AE Hangul" !important;
 }
 body { background: #fff !important; }
 .ae-pdf { padding: 0; }
@@ -109,8 +132,171 @@ ARTICLE = """() => {
 }"""
 
 
+# Runs in the assembled edition: per section, the text of each visible element by the
+# font-family list its CSS gives it (what the browser will look the glyphs up in).
+ITALIC_MARK = " /* italic */"
+TEXT_BY_FONT = """(ITALIC) => [...document.querySelectorAll('.ae-pdf > section')].map(section => {
+  const heading = section.querySelector('h1, h2');
+  const title = heading ? heading.textContent.replace('¶', '').trim() : section.className;
+  const text = {};
+  const walker = document.createTreeWalker(section, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (!el || !el.checkVisibility()) continue;
+    // A one-letter <mi> is drawn in Mathematical Italic (x becomes U+1D465).
+    const italic = el.localName === 'mi' && !el.hasAttribute('mathvariant')
+      && [...node.textContent.trim()].length === 1;
+    const family = getComputedStyle(el).fontFamily + (italic ? ITALIC : '');
+    text[family] = (text[family] || '') + node.textContent;
+  }
+  return {title, text};
+})"""
+
+
 class PdfError(RuntimeError):
     """The PDF cannot be made; the message says why."""
+
+
+def font_file(package: str, relative: str) -> Path:
+    """A font shipped inside an installed wheel, found without importing the package."""
+    spec = find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        raise PdfError(f"{package} is not installed; the PDF takes its fonts from it")
+    path = Path(spec.submodule_search_locations[0]) / relative
+    if not path.is_file():
+        raise PdfError(f"{path}: font missing from the {package} wheel")
+    return path
+
+
+def font_face_css(base: str) -> str:
+    """@font-face rules for :data:`FONT_FACES`, their files under ``base + FONT_ROUTE``."""
+    return "".join(
+        f'@font-face {{ font-family: "{family}"; font-weight: {weight}; font-style: {style};'
+        f' font-display: block; src: url("{base}{FONT_ROUTE}{Path(rel).name}")'
+        ' format("truetype"); }\n'
+        for family, weight, style, _package, rel in FONT_FACES
+    )
+
+
+# Font-editor (VTT) source tables that no renderer reads; NanumGothic ships an empty TSI3,
+# which Chromium's font sanitizer rejects, so the face would not load at all.
+EDITOR_TABLES = ("TSI0", "TSI1", "TSI2", "TSI3", "TSI5", "TSIV")
+
+
+def font_bytes(path: Path) -> bytes:
+    """The font file as the browser gets it: without the editor tables it would refuse."""
+    from fontTools.ttLib import TTFont
+
+    with TTFont(path) as font:
+        present = [tag for tag in EDITOR_TABLES if tag in font]
+        if not present:
+            return path.read_bytes()
+        for tag in present:
+            del font[tag]
+        out = io.BytesIO()
+        font.save(out)
+        return out.getvalue()
+
+
+FOOTER_TEXT = "0123456789 /"
+
+
+def footer_template() -> str:
+    """Page numbers, in AE Sans cut to digits: the footer cannot load the page's fonts, and
+    a data: URL keeps it off the system's."""
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+
+    family, _weight, _style, package, rel = FONT_FACES[0]
+    options = subset.Options()
+    options.hinting = False
+    options.drop_tables = [*options.drop_tables, "FFTM"]  # FontForge's timestamps
+    with TTFont(font_file(package, rel), recalcTimestamp=False) as font:
+        subsetter = subset.Subsetter(options)
+        subsetter.populate(text=FOOTER_TEXT)
+        subsetter.subset(font)
+        out = io.BytesIO()
+        font.save(out)
+    data = base64.b64encode(out.getvalue()).decode()
+    return (
+        f'<style>@font-face {{ font-family: "{family} Footer";'
+        f' src: url(data:font/ttf;base64,{data}) format("truetype"); }}</style>'
+        f"<div style=\"font-family:'{family} Footer';font-size:8px;width:100%;"
+        'text-align:center;color:#666">'
+        '<span class="pageNumber"></span> / <span class="totalPages"></span></div>'
+    )
+
+
+@functools.cache
+def _cmap(path: Path) -> frozenset[int]:
+    from fontTools.ttLib import TTFont
+
+    with TTFont(path, lazy=True) as font:
+        return frozenset(font.getBestCmap())
+
+
+def family_coverage(site: Path) -> dict[str, frozenset[int]]:
+    """CSS family → the code points every one of its faces draws (the edition's fonts and
+    the site's math font)."""
+    from attention_explained.sitebuild import math
+
+    faces: dict[str, list[Path]] = {}
+    for family, _weight, _style, package, rel in FONT_FACES:
+        faces.setdefault(family, []).append(font_file(package, rel))
+    math_font = site / "assets" / "math" / f"{math.FONT_NAME}.woff2"
+    if math_font.is_file():
+        faces[math.FONT_FAMILY] = [math_font]
+    return {
+        family: frozenset.intersection(*(_cmap(path) for path in paths))
+        for family, paths in faces.items()
+    }
+
+
+def _families(css_value: str) -> list[str]:
+    return [name.strip().strip('"').strip("'") for name in css_value.split(",")]
+
+
+def _drawn_without_glyph(char: str) -> bool:
+    """Characters a browser lays out without a glyph: spaces, controls, format marks."""
+    return (
+        char.isspace()
+        or unicodedata.category(char) in ("Cc", "Cf")
+        or ("\ufe00" <= char <= "\ufe0f")
+    )
+
+
+def missing_glyphs(
+    sections: list[dict], coverage: dict[str, frozenset[int]]
+) -> list[tuple[str, str, str]]:
+    """(section title, characters, font-family) for text that none of its fonts draws.
+
+    `sections` is what TEXT_BY_FONT returns; a family that is not one of the edition's own
+    (a system font, a generic name) draws nothing here, since the machine may not have it.
+    """
+    from attention_explained.sitebuild.math import ITALIC
+
+    problems = []
+    for section in sections:
+        for family, text in section["text"].items():
+            if family.endswith(ITALIC_MARK):
+                family = family.removesuffix(ITALIC_MARK)
+                text = "".join(ITALIC.get(c, c) for c in text)
+            drawn = frozenset().union(*(coverage.get(f, frozenset()) for f in _families(family)))
+            missing = sorted(
+                {c for c in text if not _drawn_without_glyph(c) and ord(c) not in drawn}
+            )
+            if missing:
+                problems.append((section["title"], "".join(missing), family))
+    return problems
+
+
+def describe_missing(problems: list[tuple[str, str, str]]) -> str:
+    lines = [
+        f"  {title}: {' '.join(f'{c!r} U+{ord(c):04X}' for c in chars[:12])}"
+        f"{' …' if len(chars) > 12 else ''} (font-family: {family})"
+        for title, chars, family in problems[:20]
+    ]
+    return "text with no glyph in the embedded fonts:\n" + "\n".join(lines)
 
 
 def _prefix(mkdocs_yml: Path) -> str:
@@ -160,8 +346,19 @@ def build_pdf(site: Path, lang: str, out: Path, mkdocs_yml: Path | None = None) 
     home = "" if lang == "ko" else f"{lang}/"
     out.parent.mkdir(parents=True, exist_ok=True)
     off_machine: list[str] = []
+    coverage = family_coverage(site)
+    fonts = {Path(rel).name: font_bytes(font_file(package, rel)) for *_, package, rel in FONT_FACES}
     with serve(site, prefix) as base, launch(tuple(OFFLINE_ARGS)) as browser:
         context = browser.new_context(color_scheme="light", service_workers="block")
+
+        def font(route):
+            body = fonts.get(urlsplit(route.request.url).path.rsplit("/", 1)[-1])
+            if body is None:
+                route.fulfill(status=404)
+            else:
+                route.fulfill(body=body, content_type="font/ttf")
+
+        context.route(base + FONT_ROUTE + "*", font)
 
         def watch(request):
             host = urlsplit(request.url).hostname
@@ -199,7 +396,7 @@ def build_pdf(site: Path, lang: str, out: Path, mkdocs_yml: Path | None = None) 
                 document.body.setAttribute('data-md-color-scheme', 'default');
                 document.body.innerHTML = body;
             }""",
-            [assemble(chapters, lang, site_name), sheets, PRINT_CSS],
+            [assemble(chapters, lang, site_name), sheets, font_face_css(base) + PRINT_CSS],
         )
         page.wait_for_load_state("networkidle")
         page.wait_for_function("() => [...document.images].every(i => i.complete)")
@@ -209,6 +406,15 @@ def build_pdf(site: Path, lang: str, out: Path, mkdocs_yml: Path | None = None) 
         )
         if broken:
             raise PdfError(f"figures that did not load: {broken[:5]}")
+        unloaded = page.evaluate(
+            "() => [...document.fonts].filter(f => f.family.startsWith('AE ')"
+            " && f.status === 'error').map(f => f.family)"
+        )
+        if unloaded:
+            raise PdfError(f"fonts that did not load: {sorted(set(unloaded))}")
+        problems = missing_glyphs(page.evaluate(TEXT_BY_FONT, ITALIC_MARK), coverage)
+        if problems:
+            raise PdfError(f"{PDF_NAME[lang]}: {describe_missing(problems)}")
         page.emulate_media(media="print")
         page.pdf(
             path=str(out),
@@ -216,10 +422,7 @@ def build_pdf(site: Path, lang: str, out: Path, mkdocs_yml: Path | None = None) 
             print_background=True,
             display_header_footer=True,
             header_template="<span></span>",
-            footer_template=(
-                '<div style="font-size:8px;width:100%;text-align:center;color:#666">'
-                '<span class="pageNumber"></span> / <span class="totalPages"></span></div>'
-            ),
+            footer_template=footer_template(),
             margin={"top": "16mm", "bottom": "18mm", "left": "14mm", "right": "14mm"},
             outline=True,
             tagged=True,

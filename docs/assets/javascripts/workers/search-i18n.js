@@ -4,7 +4,8 @@
  * overrides/main.html points Material at this file instead of its worker, with three
  * parameters: `lang` (the page's language), `material` (Material's worker, which this file
  * loads with importScripts, so all searching stays Material's) and `data` (search/<lang>.json,
- * written at build time by attention_explained/sitebuild/search.py).
+ * written at build time by attention_explained/sitebuild/search.py). Both are loaded with the
+ * first message, which Material sends once the reader has opened search.
  *
  * It changes two messages on their way in and nothing else:
  * - SETUP (the whole bilingual index): keeps only the documents of this page's language, so
@@ -24,11 +25,20 @@
   var HANGUL = /[\uac00-\ud7a3]/
   var SYNTAX = /[+\-*~^:"]/
 
-  /* Build-time data for this language, or nothing (then queries pass through unchanged). */
-  var ready = (data ? fetch(new URL(data, self.location.href)) : Promise.reject(null))
-    .then(function (response) { return response.ok ? response.json() : null })
-    .catch(function () { return null })
-    .then(function (json) { return prepare(json) })
+  /* Build-time data for this language, or nothing (then queries pass through unchanged).
+     Fetched, like Material's worker, with the first message: Material creates this worker
+     on every page, but sends it nothing until the reader opens search (overrides/main.html). */
+  var ready = null
+  function load() {
+    if (ready)
+      return ready
+    ready = (data ? fetch(new URL(data, self.location.href)) : Promise.reject(null))
+      .then(function (response) { return response.ok ? response.json() : null })
+      .catch(function () { return null })
+      .then(function (json) { return prepare(json) })
+    importScripts(new URL(material, self.location.href).href)
+    return ready
+  }
 
   function prepare(json) {
     var lex = json || {}
@@ -92,24 +102,26 @@
     return words.concat(added).join(" ")
   }
 
-  /* Wrap Material's message listener (registered by importScripts below). */
+  /* Material's message listeners, registered by its worker when load() imports it. */
+  var listeners = []
   var addEventListener = self.addEventListener
   self.addEventListener = function (type, listener, options) {
     if (type !== "message")
       return addEventListener.call(self, type, listener, options)
-    return addEventListener.call(self, "message", function (ev) {
-      ready.then(function (lex) {
-        var message = ev.data
-        if (message && message.type === SETUP) {
-          var docs = message.data.docs.filter(function (doc) { return ours(lex, doc.location) })
-          message = { type: SETUP, data: Object.assign({}, message.data, { docs: docs }) }
-        } else if (message && message.type === QUERY && typeof message.data === "string") {
-          message = { type: QUERY, data: transform(lex, message.data) }
-        }
-        listener.call(self, { data: message })
-      })
-    }, options)
+    listeners.push(listener)
   }
 
-  importScripts(new URL(material, self.location.href).href)
+  /* Every message waits for the data, then goes to Material's listeners, rewritten. */
+  addEventListener.call(self, "message", function (ev) {
+    load().then(function (lex) {
+      var message = ev.data
+      if (message && message.type === SETUP) {
+        var docs = message.data.docs.filter(function (doc) { return ours(lex, doc.location) })
+        message = { type: SETUP, data: Object.assign({}, message.data, { docs: docs }) }
+      } else if (message && message.type === QUERY && typeof message.data === "string") {
+        message = { type: QUERY, data: transform(lex, message.data) }
+      }
+      listeners.forEach(function (listener) { listener.call(self, { data: message }) })
+    })
+  })
 })()
