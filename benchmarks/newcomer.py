@@ -51,9 +51,16 @@ def _answers(url: str) -> bool:
 
 
 def newcomer(
-    source: Path, ref: str, scratch: Path, *, make_args: tuple[str, ...] = (), timeout=1800
+    source: Path,
+    ref: str,
+    scratch: Path,
+    *,
+    until: str = "served",
+    make_args: tuple[str, ...] = (),
+    timeout: float = 1800,
 ) -> dict:
-    """One fresh clone of ``source`` at ``ref`` to its first served page; seconds from the clone."""
+    """One fresh clone of ``source`` at ``ref`` to its first served page (``until="installed"``:
+    to the end of the install step); seconds from the clone."""
     clone = Path(tempfile.mkdtemp(prefix="clone-", dir=scratch))
     env = {k: v for k, v in os.environ.items() if k not in FOREIGN}
     start = time.perf_counter()
@@ -73,6 +80,8 @@ def newcomer(
         while time.perf_counter() < deadline and process.poll() is None:
             if installed is None and (clone / ".venv" / ".installed").exists():
                 installed = time.perf_counter() - start
+                if until == "installed":
+                    break
             found = SERVING.search(log_path.read_text(encoding="utf-8", errors="replace"))
             if found and _answers(found.group(1)):
                 served = time.perf_counter() - start
@@ -87,7 +96,7 @@ def newcomer(
             process.wait()
         output = log_path.read_text(encoding="utf-8", errors="replace")
         shutil.rmtree(clone, ignore_errors=True)
-    if served is None:
+    if served is None and not (until == "installed" and installed is not None):
         raise RuntimeError(f"make serve at {ref} served no page:\n{output[-3000:]}")
     installer = "uv" if "with uv" in output else "pip"
     return {"ref": ref, "installer": installer, "installed_s": installed, "served_s": served}
@@ -105,6 +114,7 @@ def measure(
     warmup: int = 1,
     compare: str | None = None,
     ref: str = "HEAD",
+    until: str = "served",
 ) -> dict:
     """Median seconds to install and to the first served page, for ``ref`` (and ``compare``)."""
     refs = [ref, *([compare] if compare else [])]
@@ -112,13 +122,14 @@ def measure(
     with tempfile.TemporaryDirectory(prefix="ae-newcomer-") as scratch:
         for round_ in range(warmup + repeat):
             for r in refs if round_ % 2 == 0 else refs[::-1]:  # alternate who goes first
-                run = newcomer(source, r, Path(scratch))
+                run = newcomer(source, r, Path(scratch), until=until)
                 timed = round_ >= warmup
                 if timed:
                     runs[r].append(run)
+                served = "-" if run["served_s"] is None else f"{run['served_s']:.1f}"
                 print(
                     f"  newcomer {r:12s} {run['installer']:3s} installed {run['installed_s']:6.1f}"
-                    f" s, served {run['served_s']:6.1f} s{'' if timed else '  (warm-up)'}",
+                    f" s, served {served} s{'' if timed else '  (warm-up)'}",
                     file=sys.stderr,
                     flush=True,
                 )
@@ -126,7 +137,9 @@ def measure(
         r: {
             "installer": samples[0]["installer"],
             "installed_s": round(statistics.median(s["installed_s"] for s in samples), 1),
-            "served_s": round(statistics.median(s["served_s"] for s in samples), 1),
+            "served_s": None
+            if until == "installed"
+            else round(statistics.median(s["served_s"] for s in samples), 1),
             "runs": samples,
         }
         for r, samples in runs.items()
@@ -148,11 +161,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warmup", type=int, default=1, help="untimed rounds that warm caches")
     parser.add_argument("--ref", default="HEAD", help="the commit to set up (default HEAD)")
     parser.add_argument("--compare", metavar="REF", help="also REF's set-up, interleaved")
+    parser.add_argument(
+        "--until", choices=("served", "installed"), default="served",
+        help="stop each run at the first served page (default) or once the install step is done",
+    )  # fmt: skip
     parser.add_argument("--out", type=Path, help="write the results as JSON here")
     args = parser.parse_args(argv)
     if args.repeat < 1 or args.warmup < 0:
         parser.error(f"--repeat must be >= 1 and --warmup >= 0, got {args.repeat}, {args.warmup}")
-    results = measure(repeat=args.repeat, warmup=args.warmup, compare=args.compare, ref=args.ref)
+    results = measure(
+        repeat=args.repeat, warmup=args.warmup, compare=args.compare, ref=args.ref, until=args.until
+    )
     print(table(results))
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
