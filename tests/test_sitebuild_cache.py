@@ -13,6 +13,7 @@ from site_build import build, make_site, notebook
 from attention_explained.sitebuild.cache import (
     MANIFEST,
     AssetCache,
+    drop_unsealed,
     entry_ok,
     read_file,
     read_json,
@@ -62,6 +63,24 @@ def test_a_damaged_folder_is_removed_with_a_warning_naming_it(tmp_path, warnings
     assert not entry.exists(), "a damaged entry is never served"
     (message,) = [r.getMessage() for r in warnings_.records]
     assert str(entry) in message and problem in message and "rebuilding" in message
+
+
+def test_a_folder_another_tool_fills_keeps_only_what_was_sealed(tmp_path, warnings_):
+    """mkdocs-jupyter's HTML cache: sealed after a build, checked before the next."""
+    from attention_explained.sitebuild.cache import seal
+
+    folder = tmp_path / "notebook-html" / "ko"
+    folder.mkdir(parents=True)
+    for name in ("a.json", "b.json", "c.json"):
+        (folder / name).write_text('{"content": "<p>x</p>"}', "utf-8")
+    seal(folder)
+    (folder / "b.json").write_text('{"content": "<p', "utf-8")  # truncated
+    (folder / "d.json").write_text("{}", "utf-8")  # written after the seal: a build died
+    assert drop_unsealed(folder) == [folder / "b.json", folder / "d.json"]
+    assert sorted(p.name for p in folder.glob("*.json")) == ["a.json", "c.json"]
+    messages = [r.getMessage() for r in warnings_.records]
+    assert str(folder / "b.json") in messages[0] and "does not match" in messages[0]
+    assert str(folder / "d.json") in messages[1] and "not in its folder's manifest" in messages[1]
 
 
 # -- one-file entries -----------------------------------------------------------------------

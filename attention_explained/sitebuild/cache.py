@@ -5,7 +5,8 @@
     <root>/figures/<id>-<key>/<id>.<lang>.<theme>.svg
     <root>/data/<key>/numbers.json, claims.json, explorer-reference.json
     <root>/notebooks/<key>/<stem>.ipynb          executed, one folder per language's source
-    <root>/notebook-html/<lang>/                 mkdocs-jupyter's rendered-HTML cache
+    <root>/notebook-html/<lang>/                 mkdocs-jupyter's rendered-HTML cache (sealed
+                                                 after each build, checked before the next)
     <root>/jinja/                                compiled theme templates
     <root>/keys/imports-<key>.json               each module's imports (keys.ImportGraph)
     <root>/math-font/<key>/, mathml-<key>.json   the cut math font; TeX → MathML conversions
@@ -17,7 +18,7 @@
 
 A folder named by a key is either whole or absent, so a build that sees it may use it.
 
-Every entry checks itself. A folder entry holds ``manifest.json`` (the SHA-256 of each of
+Every entry checks itself. A folder entry holds ``manifest.sha256`` (the SHA-256 of each of
 its files, written by :func:`seal` before the folder is moved into place) and is used only
 if :func:`entry_ok` finds every file whole; a one-file entry (:func:`write_file`) starts
 with a line carrying its payload's SHA-256, which :func:`read_file` checks. A damaged,
@@ -43,7 +44,8 @@ from attention_explained.sitebuild.keys import ImportGraph, is_key
 
 NUMBERS, CLAIMS, EXPLORER = "numbers.json", "claims.json", "explorer-reference.json"
 STALE_AFTER = 24 * 3600  # seconds before a superseded version is removed
-MANIFEST = "manifest.json"  # in every folder entry: file name → SHA-256
+MANIFEST = "manifest.sha256"  # in every folder entry: JSON, file name → SHA-256 (no *.json glob
+# of a cache folder sees it: mkdocs-jupyter evicts every *.json it did not write)
 HEADER = b"ae-cache sha256="  # first line of every one-file entry
 
 # Not under "mkdocs": a damaged entry is rebuilt, so a --strict build need not fail for it.
@@ -106,11 +108,13 @@ def entry_ok(folder: Path) -> bool:
     problem = entry_problem(folder)
     if problem is None:
         return folder.is_dir()
-    log.warning(
-        "attention-explained: cache entry %s is damaged: %s; rebuilding it", folder, problem
-    )
+    warn_damaged(folder, problem)
     discard(folder)
     return False
+
+
+def warn_damaged(entry: Path, problem: str) -> None:
+    log.warning("attention-explained: cache entry %s is damaged: %s; rebuilding it", entry, problem)
 
 
 def discard(path: Path) -> None:
@@ -124,6 +128,36 @@ def discard(path: Path) -> None:
         shutil.rmtree(aside, ignore_errors=True)
     else:
         aside.unlink(missing_ok=True)
+
+
+def drop_unsealed(folder: Path) -> list[Path]:
+    """For a folder that another tool fills file by file (mkdocs-jupyter's HTML cache): remove,
+    with a warning naming it, each file that differs from the manifest :func:`seal` wrote at
+    the end of the last build, or that it does not list; the tool then makes them again."""
+    if not folder.is_dir():
+        return []
+    try:
+        rows = json.loads((folder / MANIFEST).read_text("utf-8"))
+        rows = rows if isinstance(rows, dict) else {}
+    except (OSError, ValueError):
+        rows = {}
+    dropped = []
+    for path in _files(folder):
+        name = path.relative_to(folder).as_posix()
+        try:
+            whole = rows.get(name) == _sha256(path)
+        except OSError:
+            whole = False
+        if not whole:
+            problem = (
+                "it is not in its folder's manifest (written by a build that did not finish)"
+                if name not in rows
+                else "it does not match its recorded SHA-256 (damaged or truncated)"
+            )
+            warn_damaged(path, problem)
+            discard(path)
+            dropped.append(path)
+    return dropped
 
 
 @contextlib.contextmanager
@@ -176,7 +210,7 @@ def read_file(path: Path) -> bytes | None:
             problem = "it does not match its recorded SHA-256 (damaged or truncated)"
         else:
             return payload
-    log.warning("attention-explained: cache entry %s is damaged: %s; rebuilding it", path, problem)
+    warn_damaged(path, problem)
     discard(path)
     return None
 
