@@ -35,12 +35,12 @@ def properdocs_site(tmp_path_factory, ae_cache):
 
 
 def test_properdocs_is_what_built_it(properdocs_site):
-    """Material names the generator from ``mkdocs.__version__``, which ProperDocs answers."""
+    """Material's generator tag names the MkDocs it ran under: ProperDocs says so."""
     from importlib.metadata import version
 
     site, _ = properdocs_site
     html = (site / "index.html").read_text(encoding="utf-8")
-    assert f'content="mkdocs-{version("properdocs")}, mkdocs-material' in html
+    assert f'content="mkdocs-ProperDocs {version("properdocs")}, mkdocs-material' in html
 
 
 def test_both_languages_are_built_with_figures_and_numbers(properdocs_site, ae_cache):
