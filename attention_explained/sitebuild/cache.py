@@ -52,7 +52,7 @@ HEADER = b"ae-cache sha256="  # first line of every one-file entry
 log = logging.getLogger("attention_explained.cache")
 if not log.handlers:
     _handler = logging.StreamHandler()
-    _handler.setFormatter(logging.Formatter("WARNING -  %(message)s"))
+    _handler.setFormatter(logging.Formatter("%(levelname)-7s -  %(message)s"))
     log.addHandler(_handler)
     log.propagate = False
 
