@@ -18,6 +18,8 @@ from site_build import make_site
 
 from attention_explained.sitebuild.cache import AssetCache
 
+pytestmark = pytest.mark.site
+
 
 @pytest.fixture(scope="module")
 def properdocs_site(tmp_path_factory, ae_cache):

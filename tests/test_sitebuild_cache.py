@@ -160,6 +160,7 @@ def _damaged_build(tmp_path, warm_cache, damage):
     return tmp_path / "site" / "site", AssetCache(cache_dir)
 
 
+@pytest.mark.site
 def test_a_truncated_figure_is_drawn_again_not_served(tmp_path, warm_cache):
     svg = AssetCache(warm_cache).figure_path("logit-variance", "ko", "light")
     whole = svg.read_bytes()
@@ -174,6 +175,7 @@ def test_a_truncated_figure_is_drawn_again_not_served(tmp_path, warm_cache):
     assert entry_ok(cache.figure_dir("logit-variance"))
 
 
+@pytest.mark.site
 def test_a_figure_entry_missing_a_variant_is_drawn_again(tmp_path, warm_cache):
     whole = AssetCache(warm_cache).figure_path("logit-variance", "en", "dark").read_bytes()
 
@@ -185,6 +187,7 @@ def test_a_figure_entry_missing_a_variant_is_drawn_again(tmp_path, warm_cache):
     assert (site / "en" / "figures" / "logit-variance.dark.svg").read_bytes() == whole
 
 
+@pytest.mark.site
 def test_garbage_numbers_are_computed_again(tmp_path, warm_cache):
     numbers = json.loads(AssetCache(warm_cache).numbers_path.read_text(encoding="utf-8"))
 

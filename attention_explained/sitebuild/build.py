@@ -407,8 +407,9 @@ class Build:
         mkdocs-jupyter's HTML cache as this build leaves it (checked before the next)."""
         from attention_explained.sitebuild.cache import seal
 
-        for folder in self.cache.root.glob("notebook-html/*/"):
-            seal(folder)
+        for folder in self.cache.root.glob("notebook-html/*"):
+            if folder.is_dir():
+                seal(folder)
         if self.math_font is not None:
             from attention_explained.sitebuild import math
 
