@@ -11,11 +11,12 @@ HOST   ?= 127.0.0.1:8000
 export NO_MKDOCS_2_WARNING := 1
 
 .DEFAULT_GOAL := help
-.PHONY: help venv serve build test test-fast lint figures bench pdf lock clean
+.PHONY: help venv serve build build-properdocs test test-fast lint figures bench pdf lock clean
 
 help:
 	@echo "make serve   build the site and serve it at http://$(HOST) (live reload)"
 	@echo "make build   strict build into site/"
+	@echo "make build-properdocs  the same build with ProperDocs, into site-properdocs/"
 	@echo "make test    lint + the full test suite (unit, fixture site, built site, browser)"
 	@echo "make test-fast lint + every test without a site build, browser, venv or full grid (< 1 min)"
 	@echo "make lint    ruff only"
@@ -31,10 +32,22 @@ $(VENV)/bin/python:
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 10), "Python >= 3.10 is required, found " + sys.version.split()[0]'
 	$(PYTHON) -m venv $(VENV)
 
-# Reinstall only when the pins or the project metadata change.
+# Reinstall only when the pins or the project metadata change. The installer is uv, itself
+# installed into .venv from the package index at the version constraints.txt pins (about 3x
+# faster than pip on a warm cache); if uv cannot be had, pip installs the same pins.
+# INSTALLER=pip forces pip.
+INSTALLER ?= uv
+PIP := $(PY) -m pip install --quiet --disable-pip-version-check -c constraints.txt
+UV  := $(VENV)/bin/uv pip install --quiet --python $(PY) -c constraints.txt
 $(STAMP): constraints.txt pyproject.toml | $(VENV)/bin/python
-	$(PY) -m pip install --quiet --disable-pip-version-check -c constraints.txt setuptools wheel
-	$(PY) -m pip install --quiet --disable-pip-version-check -c constraints.txt --no-build-isolation -e '.[test]'
+	@$(PY) -m pip --version >/dev/null 2>&1 || $(PY) -m ensurepip --default-pip >/dev/null
+	@if [ "$(INSTALLER)" = uv ] && $(PIP) uv; then \
+	  echo "installing constraints.txt with uv ($$($(VENV)/bin/uv --version))"; \
+	  $(UV) setuptools wheel && $(UV) --no-build-isolation -e '.[test]'; \
+	else \
+	  echo "installing constraints.txt with pip"; \
+	  $(PIP) setuptools wheel && $(PIP) --no-build-isolation -e '.[test]'; \
+	fi
 	@touch $@
 
 serve: $(STAMP)
@@ -42,6 +55,10 @@ serve: $(STAMP)
 
 build: $(STAMP)
 	$(PY) -m mkdocs build --strict
+
+# The same strict build with ProperDocs, the maintained fork of MkDocs 1.6 (README: the plan).
+build-properdocs: $(STAMP)
+	$(PY) -m properdocs build --strict -f mkdocs.yml --site-dir site-properdocs
 
 lint: $(STAMP)
 	$(PY) -m ruff check .
@@ -71,10 +88,10 @@ lock:
 	rm -rf .cache/lock-venv
 	$(LOCK_PYTHON) -m venv .cache/lock-venv
 	.cache/lock-venv/bin/pip install --quiet -U pip setuptools
-	.cache/lock-venv/bin/pip install --quiet '.[test]'
+	.cache/lock-venv/bin/pip install --quiet '.[test]' uv  # uv: the Makefile's installer
 	{ head -n 2 constraints.txt; .cache/lock-venv/bin/pip freeze --all --exclude-editable \
 	  | grep -vE '^(pip|attention.explained)==' | sort -f; } > constraints.txt.new
 	mv constraints.txt.new constraints.txt
 
 clean:
-	rm -rf site .cache test-artifacts benchmarks/results
+	rm -rf site site-properdocs .cache test-artifacts benchmarks/results

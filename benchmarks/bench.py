@@ -531,6 +531,16 @@ def phone_hook(site: Path, repeat: int) -> dict | None:
     }
 
 
+def newcomer_hook(repeat: int) -> dict | None:
+    """NEWCOMER HOOK (issue 22): a fresh clone to the first page `make serve` serves, with the
+    machine's warm package caches (``benchmarks/newcomer.py``); ``--newcomer-repeat 0`` skips."""
+    if repeat <= 0:
+        return None
+    import newcomer  # benchmarks/newcomer.py
+
+    return newcomer.measure(REPO, repeat=repeat)
+
+
 def print_timeline(rows: list[dict], runs: int) -> None:
     print(f"\nCold build, where the time goes (median of {runs} runs; start = seconds after")
     print("`mkdocs build` started, stages overlap: the worker, the notebook kernel and MkDocs")
@@ -583,6 +593,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--phone-repeat", type=int, default=3,
         help="throttled runs per page in benchmarks/phone.py (median); 0 = skip",
+    )  # fmt: skip
+    parser.add_argument(
+        "--newcomer-repeat", type=int, default=3,
+        help="fresh clones timed to the first served page (benchmarks/newcomer.py); 0 = skip",
     )  # fmt: skip
     seeds = [up / "shared" / "seed" for up in (REPO.parent, REPO.parent.parent)]  # worktrees
     parser.add_argument(
@@ -660,6 +674,7 @@ def main(argv: list[str] | None = None) -> int:
         if not args.no_serve:
             results["serve"] = serve_loop(ws, make_floor(ws.root), args.repeat)
 
+    results["newcomer"] = newcomer_hook(args.newcomer_repeat)
     base = results["baseline"]["seconds"]
     # Each ratio is to the note's script timed right before each of its runs (the machine's
     # speed drifts over a long bench); the interleaved "before" builds share cold's.
@@ -752,6 +767,11 @@ def main(argv: list[str] | None = None) -> int:
             print("  MISSED " + line)
     else:
         print("\nPhone / first visit: not measured (--phone-repeat 0, or no benchmarks/phone.py)")
+    if results.get("newcomer"):
+        import newcomer  # benchmarks/newcomer.py
+
+        print("\nNewcomer: a fresh clone to the first page `make serve` serves (warm caches):")
+        print(newcomer.table(results["newcomer"]))
     print(f"\nFigures re-rendered in (e): {results['figure']['figures_rendered']}")
     print(
         f"Build peak RSS {build_rss:.0f} MB = "

@@ -37,7 +37,9 @@ HANGUL = re.compile(r"[\uac00-\ud7a3]")
 # TeX that would only be visible if MathJax failed to typeset it.
 RAW_TEX = ("$$", "\\frac", "\\sqrt{", "\\(", "\\[")
 RAW_INLINE_MATH = re.compile(r"\$[^$\s][^$\n]{0,120}\$")
-TIMEOUT_MS = 20_000
+# Playwright's deadline for every wait: far above a busy machine's slowest page (~10 s), so
+# only a hang reaches it.
+TIMEOUT_MS = 120_000
 
 
 # --------------------------------------------------------------------------- server

@@ -60,7 +60,9 @@ class SearchBox:
         page.wait_for_function(f"() => !document.querySelector('{LINKS}')")
         self._type(query)
         try:
-            page.wait_for_selector(LINKS, timeout=10_000)
+            # Results expected: wait as long as any wait (a busy machine is slow, not wrong).
+            # None expected: there is no event for "no result", so 10 s of none stands for it.
+            page.wait_for_selector(LINKS, timeout=None if expect else 10_000)
         except PlaywrightError:
             if not expect:
                 return []

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from attention_explained.sitebuild import search
+from attention_explained.sitebuild.cache import read_json
 from attention_explained.sitebuild.terms import Term, load_term_sheet
 
 REPO = Path(__file__).resolve().parents[1]
@@ -190,7 +191,7 @@ def test_after_an_edit_only_the_changed_texts_are_analysed(tmp_path, monkeypatch
     full = search.lexicon([search.plain_text(t) for t in after], fake(table))
     assert ko["stems"] == full["stems"] and ko["endings"] == full["endings"]
     [stored] = cache.glob("analyses-*.json")
-    assert len(json.loads(stored.read_text("utf-8"))) == 2  # 기울기가's analysis is gone
+    assert len(read_json(stored)) == 2  # 기울기가's analysis is gone
 
 
 def test_kiwi_reads_the_default_languages_entries_without_number_tokens():

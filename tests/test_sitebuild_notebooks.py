@@ -12,6 +12,7 @@ from site_build import build, make_site, notebook
 from attention_explained.sitebuild.notebooks import (
     NotebookError,
     NotebookRunner,
+    coalesce_streams,
     code_cells,
     code_key,
     stem,
@@ -116,3 +117,36 @@ def test_executed_notebook_has_no_dependency_on_cwd(tmp_path):
     runner.close()
     assert not (tmp_path / "out.txt").exists()
     assert not (Path.cwd() / "out.txt").exists()
+
+
+def test_cell_ids_come_from_each_cells_place_not_from_chance(tmp_path):
+    source = notebook(tmp_path, "ids.md", "Ids", "x = 1", "y = 2")
+    first = NotebookRunner([source], tmp_path / "a", timeout=60).notebook(source)
+    second = NotebookRunner([source], tmp_path / "b", timeout=60).notebook(source)
+    ids = [cell.id for cell in first.cells]
+    assert ids == [cell.id for cell in second.cells]
+    assert len(set(ids)) == len(ids) == 3
+    nbformat.validate(first)
+
+
+def test_a_print_flushed_in_pieces_is_one_stream_output(tmp_path):
+    # Each flush is its own stream message: without coalescing, one print block arrives as
+    # several outputs, and how many depends on the kernel's timing.
+    code = (
+        'import sys\nfor part in "abc":\n    print(part, flush=True)\nprint("err", file=sys.stderr)'
+    )
+    source = notebook(tmp_path, "streams.md", "Streams", code)
+    runner = NotebookRunner([source], tmp_path / "cache", timeout=60)
+    done = nbformat.read(runner.wait(source), as_version=4)
+    runner.close()
+    outputs = next(c for c in done.cells if c.cell_type == "code").outputs
+    texts = [(o["name"], o["text"]) for o in outputs]
+    assert texts == [("stdout", "a\nb\nc\n"), ("stderr", "err\n")]
+
+
+def test_coalescing_merges_only_neighbours():
+    image = {"output_type": "display_data", "data": {"text/plain": "<Figure>"}, "metadata": {}}
+    out = lambda name, text: {"output_type": "stream", "name": name, "text": text}  # noqa: E731
+    outputs = [out("stdout", "a"), out("stdout", ["b", "c"]), image, out("stdout", "d")]
+    assert coalesce_streams(outputs) == [out("stdout", "abc"), image, out("stdout", "d")]
+    assert outputs[0]["text"] == "a", "the input is left as it was"

@@ -34,6 +34,17 @@ def site(tmp_path_factory, ae_cache):
     return root, result, before
 
 
+def wait_for_file(path: Path, deadline: float = 600) -> str:
+    """A line of code that blocks until ``path`` exists (an event, not a guess at how long the
+    pages take); past ``deadline`` seconds it goes on, and the test's order check fails."""
+    return (
+        "    import os as _o, time as _t\n"
+        f"    _end = _t.monotonic() + {deadline}\n"
+        f"    while not _o.path.exists({str(path)!r}) and _t.monotonic() < _end:\n"
+        "        _t.sleep(0.05)\n"
+    )
+
+
 def images(html: str) -> list[tuple[str, str]]:
     return re.findall(r'<img alt="([^"]*)"[^>]*src="([^"]+)"', html)
 
@@ -168,13 +179,16 @@ def test_cache_inside_docs_is_refused(tmp_path):
 
 
 def test_pages_are_rendered_while_a_figure_is_drawn(site, tmp_path, ae_cache, package_copy):
-    """Numbers cached, one figure stale: the pages do not wait for it (only the copy does)."""
+    """Numbers cached, one figure stale: the pages do not wait for it (only the copy does).
+    The drawing waits until the English page is written, so the test needs no timing."""
     module = package_copy / "attention_explained/figures/logit_variance.py"
     source = module.read_text(encoding="utf-8")
-    slow = "def draw(data, lang: str, theme: str):\n    __import__('time').sleep(6)\n"
-    assert source.count("def draw(data, lang: str, theme: str):\n") == 1
-    module.write_text(source.replace("def draw(data, lang: str, theme: str):\n", slow), "utf-8")
     root = make_site(tmp_path / "slow", ae_cache)
+    head = "def draw(data, lang: str, theme: str):\n"
+    assert source.count(head) == 1
+    module.write_text(
+        source.replace(head, head + wait_for_file(root / "site/en/index.html")), "utf-8"
+    )
     result = build(root, pythonpath=package_copy)
     assert result.returncode == 0, result.stderr
     log = result.stderr
@@ -190,10 +204,12 @@ def test_pages_are_rendered_while_the_numbers_are_computed(site, tmp_path, ae_ca
     in their HTML and in the search index."""
     module = package_copy / "attention_explained/content/registry.py"
     source = module.read_text(encoding="utf-8")
+    root = make_site(tmp_path / "slow-numbers", ae_cache)
     head = "def compute() -> dict[str, str]:\n"
     assert source.count(head) == 1
-    module.write_text(source.replace(head, head + "    __import__('time').sleep(4)\n"), "utf-8")
-    root = make_site(tmp_path / "slow-numbers", ae_cache)
+    module.write_text(
+        source.replace(head, head + wait_for_file(root / "site/en/index.html")), "utf-8"
+    )
     result = build(root, pythonpath=package_copy)
     assert result.returncode == 0, result.stderr
     log = result.stderr

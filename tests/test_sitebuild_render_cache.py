@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from types import SimpleNamespace
 
 from material.plugins.search.plugin import SearchIndex
 from mkdocs.structure.toc import TableOfContents
 
+from attention_explained.sitebuild.cache import read_json
 from attention_explained.sitebuild.render_cache import SearchEntryCache
 
 CONTENT = '<h1 id="a">A</h1><p>first</p><h2 id="b">B</h2><p>second</p>'
@@ -67,7 +67,7 @@ def test_entries_kept_on_disk_serve_the_next_build(tmp_path):
     second.begin()
     assert entries(second, page()) == plain[:2] and second.hits == 1
     second.save()
-    assert len(json.loads(path.read_text("utf-8"))) == 1  # "c/" is gone from the site
+    assert len(read_json(path)) == 1  # "c/" is gone from the site
 
 
 def test_other_search_settings_index_the_page_again(tmp_path):

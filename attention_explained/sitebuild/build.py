@@ -404,7 +404,13 @@ class Build:
         )
 
     def close(self) -> None:
-        """Keep the math conversions for the next build; stop the notebook kernel."""
+        """Keep the math conversions for the next build; stop the notebook kernel; seal
+        mkdocs-jupyter's HTML cache as this build leaves it (checked before the next)."""
+        from attention_explained.sitebuild.cache import seal
+
+        for folder in self.cache.root.glob("notebook-html/*"):
+            if folder.is_dir():
+                seal(folder)
         if self.math_font is not None:
             from attention_explained.sitebuild import math
 
@@ -442,6 +448,9 @@ def separate_notebook_html_cache(config: MkDocsConfig, folder: Path) -> None:
     jupyter = config.plugins.get("mkdocs-jupyter")
     if jupyter is not None and jupyter.config.get("cache"):
         jupyter.config["cache_dir"] = str(folder)
+        from attention_explained.sitebuild.cache import drop_unsealed
+
+        drop_unsealed(folder)  # it would serve a damaged entry (or stop on it with a traceback)
 
 
 def template_cache(folder: Path):

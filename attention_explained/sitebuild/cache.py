@@ -5,7 +5,8 @@
     <root>/figures/<id>-<key>/<id>.<lang>.<theme>.svg
     <root>/data/<key>/numbers.json, claims.json, explorer-reference.json
     <root>/notebooks/<key>/<stem>.ipynb          executed, one folder per language's source
-    <root>/notebook-html/<lang>/                 mkdocs-jupyter's rendered-HTML cache
+    <root>/notebook-html/<lang>/                 mkdocs-jupyter's rendered-HTML cache (sealed
+                                                 after each build, checked before the next)
     <root>/jinja/                                compiled theme templates
     <root>/keys/imports-<key>.json               each module's imports (keys.ImportGraph)
     <root>/math-font/<key>/, mathml-<key>.json   the cut math font; TeX → MathML conversions
@@ -16,14 +17,26 @@
     <root>/worker-*/                             a worker's scratch folder while it runs
 
 A folder named by a key is either whole or absent, so a build that sees it may use it.
+
+Every entry checks itself. A folder entry holds ``manifest.sha256`` (the SHA-256 of each of
+its files, written by :func:`seal` before the folder is moved into place) and is used only
+if :func:`entry_ok` finds every file whole; a one-file entry (:func:`write_file`) starts
+with a line carrying its payload's SHA-256, which :func:`read_file` checks. A damaged,
+truncated or unreadable entry is removed with a warning that names it, and the build makes
+it again: it is never served.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
+import logging
 import os
 import shutil
+import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from attention_explained.figures.render import variant_name
@@ -31,6 +44,190 @@ from attention_explained.sitebuild.keys import ImportGraph, is_key
 
 NUMBERS, CLAIMS, EXPLORER = "numbers.json", "claims.json", "explorer-reference.json"
 STALE_AFTER = 24 * 3600  # seconds before a superseded version is removed
+MANIFEST = "manifest.sha256"  # in every folder entry: JSON, file name → SHA-256 (no *.json glob
+# of a cache folder sees it: mkdocs-jupyter evicts every *.json it did not write)
+HEADER = b"ae-cache sha256="  # first line of every one-file entry
+
+# Not under "mkdocs": a damaged entry is rebuilt, so a --strict build need not fail for it.
+log = logging.getLogger("attention_explained.cache")
+if not log.handlers:
+    _handler = logging.StreamHandler()
+    _handler.setFormatter(logging.Formatter("%(levelname)-7s -  %(message)s"))
+    log.addHandler(_handler)
+    log.propagate = False
+
+
+class CacheEntryError(RuntimeError):
+    """A cache entry that passed its check could still not be read; names the file."""
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*") if p.is_file() and p.name != MANIFEST)
+
+
+# -- folder entries ----------------------------------------------------------------------
+def seal(folder: Path) -> None:
+    """Record the SHA-256 of every file in ``folder``: call it once the folder is complete."""
+    rows = {p.relative_to(folder).as_posix(): _sha256(p) for p in _files(folder)}
+    (folder / MANIFEST).write_text(json.dumps(rows, indent=1, sort_keys=True), "utf-8")
+
+
+def entry_problem(folder: Path) -> str | None:
+    """What is wrong with the sealed ``folder`` (None: every file is whole, or no folder)."""
+    if not folder.is_dir():
+        return None
+    try:
+        rows = json.loads((folder / MANIFEST).read_text("utf-8"))
+        if not isinstance(rows, dict):
+            raise ValueError("not a mapping")
+    except FileNotFoundError:
+        return f"it has no {MANIFEST} (written before entries were checked, or half-written)"
+    except (OSError, ValueError) as exc:
+        return f"its {MANIFEST} is unreadable ({exc})"
+    for name, expected in sorted(rows.items()):
+        try:
+            if _sha256(folder / name) != expected:
+                return f"{name} does not match its recorded SHA-256 (damaged or truncated)"
+        except FileNotFoundError:
+            return f"{name} is missing"
+        except OSError as exc:
+            return f"{name} is unreadable ({exc})"
+    extra = sorted(set(p.relative_to(folder).as_posix() for p in _files(folder)) - set(rows))
+    if extra:
+        return f"{extra[0]} is not in its {MANIFEST}"
+    return None
+
+
+def entry_ok(folder: Path) -> bool:
+    """True if ``folder`` is a whole entry. A damaged one is removed with a warning naming
+    it (so the caller makes it again); an absent one is just False."""
+    problem = entry_problem(folder)
+    if problem is None:
+        return folder.is_dir()
+    warn_damaged(folder, problem)
+    discard(folder)
+    return False
+
+
+def warn_damaged(entry: Path, problem: str) -> None:
+    log.warning("attention-explained: cache entry %s is damaged: %s; rebuilding it", entry, problem)
+
+
+def discard(path: Path) -> None:
+    """Take a damaged entry out of the way atomically (a rename), then delete it."""
+    aside = path.with_name(f".damaged-{path.name}-{os.getpid()}-{time.monotonic_ns()}")
+    try:
+        os.replace(path, aside)
+    except OSError:
+        return  # already gone (another build discarded or replaced it)
+    if aside.is_dir():
+        shutil.rmtree(aside, ignore_errors=True)
+    else:
+        aside.unlink(missing_ok=True)
+
+
+def drop_unsealed(folder: Path) -> list[Path]:
+    """For a folder that another tool fills file by file (mkdocs-jupyter's HTML cache): remove,
+    with a warning naming it, each file that differs from the manifest :func:`seal` wrote at
+    the end of the last build, or that it does not list; the tool then makes them again."""
+    if not folder.is_dir():
+        return []
+    try:
+        rows = json.loads((folder / MANIFEST).read_text("utf-8"))
+        rows = rows if isinstance(rows, dict) else {}
+    except (OSError, ValueError):
+        rows = {}
+    dropped = []
+    for path in _files(folder):
+        name = path.relative_to(folder).as_posix()
+        try:
+            whole = rows.get(name) == _sha256(path)
+        except OSError:
+            whole = False
+        if not whole:
+            problem = (
+                "it is not in its folder's manifest (written by a build that did not finish)"
+                if name not in rows
+                else "it does not match its recorded SHA-256 (damaged or truncated)"
+            )
+            warn_damaged(path, problem)
+            discard(path)
+            dropped.append(path)
+    return dropped
+
+
+@contextlib.contextmanager
+def new_entry(target: Path) -> Iterator[Path]:
+    """``with new_entry(target) as folder:`` fill ``folder``; on success it is sealed and
+    moved to ``target`` atomically (if another build installed it first, that copy stays)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staged = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+    try:
+        yield staged
+        seal(staged)
+        os.chmod(staged, 0o755)  # mkdtemp makes 0700
+        install_dir(staged, target)
+    finally:
+        shutil.rmtree(staged, ignore_errors=True)
+
+
+def write_entry(target: Path, files: dict[str, bytes]) -> None:
+    """Write a folder entry ``target`` holding ``files`` (name → bytes), sealed, atomically."""
+    with new_entry(target) as staged:
+        for name, payload in files.items():
+            (staged / name).parent.mkdir(parents=True, exist_ok=True)
+            (staged / name).write_bytes(payload)
+
+
+# -- one-file entries ----------------------------------------------------------------------
+def write_file(path: Path, payload: bytes) -> None:
+    """Write a one-file entry atomically, headed by its payload's SHA-256."""
+    from attention_explained.figures.render import write_atomic
+
+    header = HEADER + hashlib.sha256(payload).hexdigest().encode() + b"\n"
+    write_atomic(Path(path), header + payload)
+
+
+def read_file(path: Path) -> bytes | None:
+    """The payload of the one-file entry at ``path``; None if it is absent, or damaged (then
+    it is removed with a warning naming it, and the caller makes it again)."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        problem = f"it is unreadable ({exc})"
+    else:
+        head, newline, payload = raw.partition(b"\n")
+        if not head.startswith(HEADER) or not newline:
+            problem = "it has no SHA-256 header (written before entries were checked, or cut)"
+        elif hashlib.sha256(payload).hexdigest().encode() != head[len(HEADER) :]:
+            problem = "it does not match its recorded SHA-256 (damaged or truncated)"
+        else:
+            return payload
+    warn_damaged(path, problem)
+    discard(path)
+    return None
+
+
+def read_json(path: Path):
+    """:func:`read_file` parsed as JSON (None when absent or damaged)."""
+    payload = read_file(path)
+    if payload is None:
+        return None
+    try:
+        return json.loads(payload.decode("utf-8"))
+    except ValueError as exc:  # whole but not JSON: written so by a bug, not by chance
+        raise CacheEntryError(f"cache entry {path} is not JSON: {exc}") from exc
+
+
+def write_json(path: Path, value, **dumps) -> None:
+    write_file(path, json.dumps(value, **dumps).encode("utf-8"))
 
 
 class AssetCache:
@@ -69,26 +266,39 @@ class AssetCache:
         return self.figure_dir(figure_id) / variant_name(figure_id, lang, theme, fmt)
 
     def stale_figures(self) -> list[str]:
-        return [i for i in self.figure_ids if not self.figure_dir(i).is_dir()]
+        """Figures with no whole entry (a damaged one is discarded with a warning)."""
+        return [i for i in self.figure_ids if not entry_ok(self.figure_dir(i))]
 
     def data_stale(self) -> bool:
-        return not self.data_dir.is_dir()
+        return not entry_ok(self.data_dir)
 
     def load_numbers(self) -> dict[str, str]:
-        return json.loads(self.numbers_path.read_text(encoding="utf-8"))
+        return self._load(self.numbers_path)
 
     def load_claims(self) -> dict[str, dict]:
-        return json.loads(self.claims_path.read_text(encoding="utf-8"))
+        return self._load(self.claims_path)
+
+    @staticmethod
+    def _load(path: Path):
+        """A JSON file of a checked entry; an error naming it if it changed since the check."""
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise CacheEntryError(
+                f"cache entry {path} changed after it was checked ({exc}); build again"
+            ) from exc
 
     # -- installing what a worker made in its scratch folder ------------------------------
     def install_data(self, staged: Path) -> None:
         self.data_root.mkdir(parents=True, exist_ok=True)
+        seal(staged)
         install_dir(staged, self.data_dir)
         prune(self.data_root, "", self.data_dir)
 
     def install_figure(self, figure_id: str, staged: Path) -> None:
         self.figure_root.mkdir(parents=True, exist_ok=True)
         target = self.figure_dir(figure_id)
+        seal(staged)
         install_dir(staged, target)
         prune(self.figure_root, f"{figure_id}-", target)
 

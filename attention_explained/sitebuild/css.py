@@ -18,8 +18,7 @@ from pathlib import Path
 
 import tinycss2
 
-from attention_explained.figures.render import write_atomic
-from attention_explained.sitebuild.cache import STALE_AFTER
+from attention_explained.sitebuild.cache import STALE_AFTER, read_file, write_file
 
 CLASS_ATTRIBUTE = re.compile(r'\bclass="([^"]*)"')
 ID_ATTRIBUTE = re.compile(r'\bid="([^"]*)"')
@@ -166,10 +165,9 @@ def pruned_css(css: str, pages: list[str], cache_dir: Path) -> str:
     for part in (css, *pages):
         digest.update(b"\0" + part.encode("utf-8"))
     cached = Path(cache_dir) / f"{digest.hexdigest()[:20]}.css"
-    try:
-        return cached.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        pass
+    payload = read_file(cached)  # None if absent or damaged (then it is made again)
+    if payload is not None:
+        return payload.decode("utf-8")
     text = prune_css(css, pages)
     cached.parent.mkdir(parents=True, exist_ok=True)
     now = time.time()
@@ -177,5 +175,5 @@ def pruned_css(css: str, pages: list[str], cache_dir: Path) -> str:
         with contextlib.suppress(FileNotFoundError):
             if now - old.stat().st_mtime > STALE_AFTER:
                 old.unlink()
-    write_atomic(cached, text.encode())
+    write_file(cached, text.encode())
     return text

@@ -141,16 +141,16 @@ def memo_path(cache_root: Path) -> Path:
 def _load_memo(path: Path | None) -> dict[str, list]:
     if path is None:
         return {}
-    try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
+    from attention_explained.sitebuild.cache import read_json
+
+    rows = read_json(path)  # None if absent or damaged (then it is rebuilt)
+    return rows if isinstance(rows, dict) else {}
 
 
 def _save_memo(path: Path, rows: dict[str, list]) -> None:
-    from attention_explained.figures.render import write_atomic
+    from attention_explained.sitebuild.cache import write_json
 
-    write_atomic(path, json.dumps(rows, sort_keys=True).encode())
+    write_json(path, rows, sort_keys=True)
 
 
 class ImportGraph:

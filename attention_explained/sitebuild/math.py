@@ -21,7 +21,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import html as html_lib
-import json
 import posixpath
 import re
 import unicodedata
@@ -157,9 +156,10 @@ def conversions_key() -> str:
 def load_conversions(path: Path) -> None:
     """Remember the conversions saved at ``path`` (named by ``conversions_key``), if any."""
     global _saved
-    try:
-        rows = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    from attention_explained.sitebuild.cache import read_json
+
+    rows = read_json(path)  # None if absent or damaged (then it is rebuilt)
+    if not isinstance(rows, list):
         return
     for tex, display, mathml in rows:
         _converted.setdefault((tex, bool(display)), mathml)
@@ -172,9 +172,9 @@ def save_conversions(path: Path) -> None:
     if len(_converted) == _saved:
         return
     rows = sorted([tex, display, mathml] for (tex, display), mathml in _converted.items())
-    from attention_explained.figures.render import write_atomic
+    from attention_explained.sitebuild.cache import write_json
 
-    write_atomic(path, json.dumps(rows, ensure_ascii=False).encode())
+    write_json(path, rows, ensure_ascii=False)
     _saved = len(_converted)
 
 
@@ -570,9 +570,14 @@ def prepare_font(cache_root: Path, docs_dir: Path) -> MathFont:
     chars = characters_for(sorted(docs_dir.rglob("*.md")))
     folder = cache_root / "math-font" / font_cache_key(source, chars)
     font, css = folder / f"{FONT_NAME}.woff2", folder / "math.css"
-    if not font.is_file():
-        subset_math_font(source, font, chars)
-    css.write_text(font_css(f"{FONT_NAME}.woff2"), encoding="utf-8")
+    style = font_css(f"{FONT_NAME}.woff2")
+    from attention_explained.sitebuild.cache import discard, entry_ok, new_entry
+
+    if not entry_ok(folder) or css.read_text(encoding="utf-8") != style:  # a checked entry
+        discard(folder)
+        with new_entry(folder) as staged:
+            subset_math_font(source, staged / font.name, chars)
+            (staged / css.name).write_text(style, encoding="utf-8")
     return MathFont(font, css, {ord(c) for c in chars})
 
 

@@ -15,7 +15,7 @@ import time
 from concurrent.futures import Future
 from pathlib import Path
 
-from attention_explained.sitebuild.cache import prune
+from attention_explained.sitebuild.cache import entry_ok, prune, write_entry
 from attention_explained.sitebuild.keys import ImportGraph, code_cells, digest
 
 
@@ -23,10 +23,51 @@ class NotebookError(RuntimeError):
     """A notebook cell raised; the message names the notebook, the cell and the error."""
 
 
+# Bump when what the build writes into an executed notebook changes (ids, merged streams):
+# entries written before it are executed again rather than served with the old form.
+FORMAT = "2"
+
+
 def _read(path: Path):
+    """The jupytext notebook with cell ids from each cell's place, not jupytext's random ones
+    (they end up in the page's HTML and the .ipynb download: two builds must agree)."""
     import jupytext
 
-    return jupytext.read(path)
+    notebook = jupytext.read(path)
+    number_cells(notebook)
+    return notebook
+
+
+def number_cells(notebook) -> None:
+    """Give each cell the id ``cell-<n>``, by position (nbformat ids: 1-64 of [a-zA-Z0-9-_])."""
+    for number, cell in enumerate(notebook.cells, 1):
+        cell["id"] = f"cell-{number}"
+
+
+def coalesce_streams(outputs: list) -> list:
+    """Merge each run of adjacent stream outputs of one name (stdout, stderr) into one.
+
+    A kernel flushes a print whenever its buffer timer fires, so one printed block may
+    arrive as one stream output in one run and as two in the next (``</pre> <pre>`` in the
+    page). Only neighbours are merged: text printed after an image stays after it.
+    """
+    merged: list = []
+    for output in outputs:
+        last = merged[-1] if merged else None
+        if (
+            output.get("output_type") == "stream"
+            and last is not None
+            and last.get("output_type") == "stream"
+            and last.get("name") == output.get("name")
+        ):
+            last["text"] = _text(last["text"]) + _text(output["text"])
+        else:
+            merged.append(copy.deepcopy(output))
+    return merged
+
+
+def _text(text) -> str:
+    return "".join(text) if isinstance(text, list) else text
 
 
 def stem(path: Path) -> str:
@@ -87,6 +128,7 @@ class _KernelSession:
         notebook.cells.pop(0)
         for number, cell in enumerate((c for c in notebook.cells if c.cell_type == "code"), 1):
             cell.execution_count = number  # as if it had run alone
+            cell.outputs = coalesce_streams(cell.get("outputs", []))
             for output in cell.get("outputs", []):
                 if "execution_count" in output:
                     output["execution_count"] = number
@@ -146,7 +188,7 @@ class NotebookRunner:
 
     def output_path(self, source: Path) -> Path:
         """Where the executed ``.ipynb`` for ``source`` lives (known before it exists)."""
-        lang_key = digest(self.keys[source], source.read_bytes())
+        lang_key = digest(FORMAT, self.keys[source], source.read_bytes())
         return self.cache_root / lang_key / f"{stem(source)}.ipynb"
 
     def source_for(self, executed: Path) -> Path | None:
@@ -162,7 +204,7 @@ class NotebookRunner:
         todo = {}
         for source in self.sources:
             key = self.keys[source]
-            if not self.output_path(source).is_file() and key not in self._runs:
+            if key not in self._runs and not entry_ok(self.output_path(source).parent):
                 self._runs[key] = Future()  # the other language with the same code shares it
                 todo[key] = source
                 self.executed.append(source)
@@ -207,16 +249,16 @@ class NotebookRunner:
         import nbformat
 
         path = self.output_path(source)
-        if path.is_file():
+        if entry_ok(path.parent):  # in the cache, and whole
             return path
         self.start()
-        executed = self._runs[self.keys[source]].result()
+        run = self._runs.get(self.keys[source])
+        if run is None:  # damaged after start() checked it: execute it here
+            run = self._runs[self.keys[source]] = Future()
+            self._run({self.keys[source]: source})
+        executed = run.result()
         merged = _merge_outputs(self.notebook(source), executed)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            nbformat.write(merged, out)
-        os.replace(tmp, path)
+        write_entry(path.parent, {path.name: nbformat.writes(merged).encode("utf-8")})
         return path
 
     def close(self) -> None:
@@ -230,4 +272,12 @@ def code_key(text: str) -> str:
     return ImportGraph().notebook_key(text)
 
 
-__all__ = ["NotebookError", "NotebookRunner", "code_cells", "code_key", "stem"]
+__all__ = [
+    "NotebookError",
+    "NotebookRunner",
+    "coalesce_streams",
+    "code_cells",
+    "code_key",
+    "number_cells",
+    "stem",
+]

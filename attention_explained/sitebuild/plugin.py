@@ -117,6 +117,9 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
         except options.OptionError as exc:
             raise PluginError(f"attention-explained: {exc}") from exc
         if not options.i18n_building(config):
+            from attention_explained.sitebuild.build_date import pin_build_date
+
+            pin_build_date(Path(config.config_file_path or ".").resolve().parent)  # sitemap dates
             if self.search_entries is None:  # serve keeps its memory; a build reads the disk
                 self.search_entries = SearchEntryCache(cache_dir / "search" / "entries.json")
             self.search_entries.begin()

@@ -106,10 +106,10 @@ class SearchEntryCache:
         self.used: set[str] = set()  # keys of this build's pages
         self.hits = 0
         if path is not None:
-            try:
-                self.entries = json.loads(Path(path).read_text("utf-8"))
-            except (OSError, ValueError):
-                self.entries = {}
+            from attention_explained.sitebuild.cache import read_json
+
+            entries = read_json(Path(path))  # None if absent or damaged (then pages are indexed)
+            self.entries = entries if isinstance(entries, dict) else {}
         self._stored = set(self.entries)
 
     def begin(self) -> None:
@@ -120,10 +120,10 @@ class SearchEntryCache:
         """Keep this build's entries on disk (only if any page was indexed anew)."""
         if self.path is None or self.used == self._stored:
             return
-        from attention_explained.figures.render import write_atomic
+        from attention_explained.sitebuild.cache import write_json
 
         rows = {key: self.entries[key] for key in sorted(self.used)}
-        write_atomic(Path(self.path), json.dumps(rows, ensure_ascii=False).encode())
+        write_json(Path(self.path), rows, ensure_ascii=False)
         self._stored = set(rows)
 
     def wrap(self, index, context: str = "") -> None:

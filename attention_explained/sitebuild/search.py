@@ -28,7 +28,7 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
-from attention_explained.figures.render import write_atomic
+from attention_explained.sitebuild.cache import read_json, write_json
 from attention_explained.sitebuild.markdown import TOKEN
 from attention_explained.sitebuild.terms import Term
 
@@ -274,10 +274,8 @@ class CachedAnalyses:
         return hashlib.sha256(text.encode()).hexdigest()[:20]
 
     def __enter__(self) -> Analyser:
-        try:
-            self.known = json.loads(self.path.read_text("utf-8"))
-        except (OSError, ValueError):
-            self.known = {}
+        known = read_json(self.path)  # None if absent or damaged (then Kiwi runs again)
+        self.known = known if isinstance(known, dict) else {}
         missing = [t for t in dict.fromkeys(self.texts) if self.text_key(t) not in self.known]
         if missing:
             kiwi = kiwi_analyser()
@@ -297,7 +295,7 @@ class CachedAnalyses:
             for old in self.path.parent.glob("analyses-*.json"):
                 if old != self.path:
                     old.unlink()
-            write_atomic(self.path, json.dumps(rows, ensure_ascii=False).encode())
+            write_json(self.path, rows, ensure_ascii=False)
 
 
 def language_prefixes(langs: Iterable[str], default: str) -> dict[str, str]:
@@ -333,14 +331,13 @@ def write_search_data(
         json.dumps([plain, separator, kiwi_version(), Path(__file__).read_text("utf-8")]).encode()
     ).hexdigest()[:20]
     cached = cache_dir / f"lexicon-{key}.json"
-    if cached.is_file():
-        lex = json.loads(cached.read_text("utf-8"))
-    else:
+    lex = read_json(cached)  # None if absent or damaged (then it is made again)
+    if not isinstance(lex, dict):
         with CachedAnalyses(cache_dir, plain) as analyse:
             lex = lexicon(plain, analyse, separator)
         for old in cache_dir.glob("lexicon-*.json"):
             old.unlink()
-        write_atomic(cached, json.dumps(lex, ensure_ascii=False).encode())
+        write_json(cached, lex, ensure_ascii=False)
     lex = dict(lex)
     lex["stems"] = sorted(set(lex["stems"]) | synonym_stems(terms))
     written = []

@@ -1,0 +1,183 @@
+"""The newcomer line of `make bench`: a fresh clone to the first page `make serve` serves.
+
+Each run clones the repository (committed ``HEAD``, or ``--ref``) into a scratch folder and
+runs ``make serve`` there on a free port, as a new contributor would, timing from the clone
+to two events: the install step done (``.venv/.installed`` appears) and the first page
+answering 200. Package caches are the machine's own (pip's and uv's), so after the first run
+they are warm, as on a developer's machine; ``--warmup`` runs that many untimed rounds first.
+
+``--compare REF`` times REF's set-up (its own Makefile) interleaved with ours, round by round,
+so both see the same machine speed: the before/after of a set-up change.
+
+    python benchmarks/newcomer.py --repeat 3 --compare main
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+SERVING = re.compile(r"Serving on (http://\S+)")
+# Variables of the caller's own environment that a new contributor does not have.
+FOREIGN = ("VIRTUAL_ENV", "PYTHONPATH", "ATTENTION_EXPLAINED_CACHE", "MAKEFLAGS", "MFLAGS")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return response.status == 200
+    except OSError:
+        return False
+
+
+def newcomer(
+    source: Path,
+    ref: str,
+    scratch: Path,
+    *,
+    until: str = "served",
+    make_args: tuple[str, ...] = (),
+    timeout: float = 1800,
+) -> dict:
+    """One fresh clone of ``source`` at ``ref`` to its first served page (``until="installed"``:
+    to the end of the install step); seconds from the clone."""
+    clone = Path(tempfile.mkdtemp(prefix="clone-", dir=scratch))
+    env = {k: v for k, v in os.environ.items() if k not in FOREIGN}
+    start = time.perf_counter()
+    subprocess.run(
+        ["git", "clone", "--quiet", "--no-checkout", str(source), str(clone)], check=True
+    )
+    subprocess.run(["git", "-C", str(clone), "checkout", "--quiet", ref], check=True)
+    log_path = clone / "newcomer.log"
+    with open(log_path, "w", encoding="utf-8") as log:
+        process = subprocess.Popen(
+            ["make", "serve", f"HOST=127.0.0.1:{free_port()}", *make_args],
+            cwd=clone, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+    installed = served = None
+    try:
+        deadline = start + timeout
+        while time.perf_counter() < deadline and process.poll() is None:
+            if installed is None and (clone / ".venv" / ".installed").exists():
+                installed = time.perf_counter() - start
+                if until == "installed":
+                    break
+            found = SERVING.search(log_path.read_text(encoding="utf-8", errors="replace"))
+            if found and _answers(found.group(1)):
+                served = time.perf_counter() - start
+                break
+            time.sleep(0.1)
+    finally:
+        with_group(process, signal.SIGTERM)
+        try:
+            process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            with_group(process, signal.SIGKILL)
+            process.wait()
+        output = log_path.read_text(encoding="utf-8", errors="replace")
+        shutil.rmtree(clone, ignore_errors=True)
+    if served is None and not (until == "installed" and installed is not None):
+        raise RuntimeError(f"make serve at {ref} served no page:\n{output[-3000:]}")
+    installer = "uv" if "with uv" in output else "pip"
+    return {"ref": ref, "installer": installer, "installed_s": installed, "served_s": served}
+
+
+def with_group(process: subprocess.Popen, signum: int) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signum)
+
+
+def measure(
+    source: Path = REPO,
+    *,
+    repeat: int = 3,
+    warmup: int = 1,
+    compare: str | None = None,
+    ref: str = "HEAD",
+    until: str = "served",
+) -> dict:
+    """Median seconds to install and to the first served page, for ``ref`` (and ``compare``)."""
+    refs = [ref, *([compare] if compare else [])]
+    runs: dict[str, list[dict]] = {r: [] for r in refs}
+    with tempfile.TemporaryDirectory(prefix="ae-newcomer-") as scratch:
+        for round_ in range(warmup + repeat):
+            for r in refs if round_ % 2 == 0 else refs[::-1]:  # alternate who goes first
+                run = newcomer(source, r, Path(scratch), until=until)
+                timed = round_ >= warmup
+                if timed:
+                    runs[r].append(run)
+                served = "-" if run["served_s"] is None else f"{run['served_s']:.1f}"
+                print(
+                    f"  newcomer {r:12s} {run['installer']:3s} installed {run['installed_s']:6.1f}"
+                    f" s, served {served} s{'' if timed else '  (warm-up)'}",
+                    file=sys.stderr,
+                    flush=True,
+                )
+    return {
+        r: {
+            "installer": samples[0]["installer"],
+            "installed_s": round(statistics.median(s["installed_s"] for s in samples), 1),
+            "served_s": None
+            if until == "installed"
+            else round(statistics.median(s["served_s"] for s in samples), 1),
+            "runs": samples,
+        }
+        for r, samples in runs.items()
+    }
+
+
+def table(results: dict) -> str:
+    rows = ["| set-up | installer | to installed (s) | to first page (s) |", "|---|---|---|---|"]
+    for r, row in results.items():
+        rows.append(f"| {r} | {row['installer']} | {row['installed_s']} | {row['served_s']} |")
+    return "\n".join(rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--repeat", type=int, default=3, help="timed rounds (median)")
+    parser.add_argument("--warmup", type=int, default=1, help="untimed rounds that warm caches")
+    parser.add_argument("--ref", default="HEAD", help="the commit to set up (default HEAD)")
+    parser.add_argument("--compare", metavar="REF", help="also REF's set-up, interleaved")
+    parser.add_argument(
+        "--until", choices=("served", "installed"), default="served",
+        help="stop each run at the first served page (default) or once the install step is done",
+    )  # fmt: skip
+    parser.add_argument("--out", type=Path, help="write the results as JSON here")
+    args = parser.parse_args(argv)
+    if args.repeat < 1 or args.warmup < 0:
+        parser.error(f"--repeat must be >= 1 and --warmup >= 0, got {args.repeat}, {args.warmup}")
+    results = measure(
+        repeat=args.repeat, warmup=args.warmup, compare=args.compare, ref=args.ref, until=args.until
+    )
+    print(table(results))
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(results, indent=1), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

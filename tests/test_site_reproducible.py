@@ -1,0 +1,44 @@
+"""Two cold builds of one commit write the same bytes in every file of site/."""
+
+from __future__ import annotations
+
+import gzip
+import subprocess
+from datetime import datetime, timezone
+
+import pytest
+from site_build import REPO, listing, strict_build
+
+pytestmark = pytest.mark.site
+
+
+@pytest.fixture(scope="module")
+def two_cold_builds(tmp_path_factory):
+    root = tmp_path_factory.mktemp("reproducible")
+    return [strict_build(root / f"site-{n}", root / f"cache-{n}").root for n in (1, 2)]
+
+
+def test_two_cold_builds_are_byte_identical(two_cold_builds):
+    first, second = two_cold_builds
+    files = listing(first)
+    assert files == listing(second)
+    differ = [
+        name
+        for name in files
+        if (first / name).is_file() and (first / name).read_bytes() != (second / name).read_bytes()
+    ]
+    assert differ == [], f"files that differ between two cold builds: {differ}"
+
+
+def test_the_sitemap_is_dated_by_the_commit(two_cold_builds):
+    epoch = subprocess.run(
+        ["git", "log", "-1", "--format=%ct"], cwd=REPO, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    day = datetime.fromtimestamp(int(epoch), timezone.utc)
+    sitemap = (two_cold_builds[0] / "sitemap.xml").read_text(encoding="utf-8")
+    assert f"<lastmod>{day:%Y-%m-%d}</lastmod>" in sitemap
+    assert sitemap.count("<lastmod>") == sitemap.count(f"<lastmod>{day:%Y-%m-%d}</lastmod>")
+    packed = (two_cold_builds[0] / "sitemap.xml.gz").read_bytes()
+    midnight = int(day.replace(hour=0, minute=0, second=0).timestamp())
+    assert int.from_bytes(packed[4:8], "little") == midnight, "gzip header mtime"
+    assert gzip.decompress(packed).decode("utf-8") == sitemap
