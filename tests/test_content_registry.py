@@ -64,3 +64,19 @@ def test_a_number_defined_on_two_pages_is_refused(monkeypatch):
             claims.measure()
     finally:
         claims.measure.cache_clear()
+
+
+def test_loading_every_page_imports_no_tensorflow():
+    """The claims are judged in a plain Python (sitebuild/claims.py), with no TensorFlow."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from attention_explained.content import registry\n"
+        "assert registry.registered()\n"
+        "assert 'tensorflow' not in sys.modules, 'tensorflow'\n"
+        "assert 'matplotlib' not in sys.modules, 'matplotlib'\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr

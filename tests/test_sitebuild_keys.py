@@ -66,6 +66,7 @@ def all_keys(package: Path) -> dict[str, str]:
     graph = ImportGraph(package)
     found = {f"figure {i}": graph.figure_key(i) for i in graph.figure_ids()}
     found["data"] = graph.data_key()
+    found["claims"] = graph.claims_key()
     for notebook in NOTEBOOKS:
         found[f"notebook {notebook.name}"] = graph.notebook_key(notebook.read_text("utf-8"))
     return found
@@ -75,6 +76,7 @@ def entries(graph: ImportGraph) -> dict[str, list[str]]:
     """The entry modules of every key, as the keys themselves find them."""
     found = {f"figure {i}": [graph.figure_entry(i)] for i in graph.figure_ids()}
     found["data"] = list(keys.DATA_ENTRIES)
+    found["claims"] = [*keys.CLAIM_ENTRIES, *keys.DATA_ENTRIES]  # it covers the numbers' key
     for notebook in NOTEBOOKS:
         modules, _ = keys.cell_imports(keys.code_cells(notebook.read_text("utf-8")))
         found[f"notebook {notebook.name}"] = keys.resolve_entries(graph, modules)
@@ -230,3 +232,54 @@ def test_the_import_memo_gives_the_same_graph_and_spares_the_parse(package, tmp_
     edited = ImportGraph(package, memo=memo)
     assert len(parsed) == 1 and b"_EDITED_BY_TEST" in parsed[0]  # only the edited module
     assert edited.figure_key(FIGURE_IDS[0]) != expected[f"figure {FIGURE_IDS[0]}"]
+
+
+# -- the claims are keyed apart from the numbers they judge ----------------------------------
+
+CLAIM_CHECK = 'return v["figures.variance_max_rel_dev"] < 0.1'
+
+
+def _content(package: Path) -> Path:
+    path = package / "content" / "figures.py"
+    assert path.read_text("utf-8").count(CLAIM_CHECK) == 1
+    return path
+
+
+def test_editing_a_claim_changes_the_claims_key_and_not_the_numbers_key(package):
+    module = _content(package)
+    before = all_keys(package)
+    source = module.read_text("utf-8")
+    module.write_text(source.replace(CLAIM_CHECK, CLAIM_CHECK.replace("0.1", "0.2")), "utf-8")
+    after = all_keys(package)
+    assert {n for n in before if before[n] != after[n]} == {"claims"}
+
+
+def test_a_comment_in_a_content_module_changes_no_numbers_key(package):
+    module = _content(package)
+    before = ImportGraph(package).data_key()
+    module.write_text(module.read_text("utf-8") + "\n# a note for the next maintainer\n", "utf-8")
+    assert ImportGraph(package).data_key() == before
+
+
+def test_editing_a_number_changes_both_keys(package):
+    module = _content(package)
+    before = all_keys(package)
+    number = 'out["figures.variance_max_rel_dev"] = Number(worst, ".3f")'
+    source = module.read_text("utf-8")
+    assert source.count(number) == 1
+    module.write_text(source.replace(number, number.replace(".3f", ".4f")), "utf-8")
+    after = all_keys(package)
+    assert {n for n in before if before[n] != after[n]} == {"data", "claims"}
+
+
+def test_adding_a_claim_changes_only_the_claims_key(package):
+    module = _content(package)
+    before = all_keys(package)
+    module.write_text(
+        module.read_text("utf-8")
+        + '\n\n@claim("figures.test_only", statement="s", counterexample={"n": 0.0})\n'
+        "def _test_only(v):\n    return v['n'] > 1\n",
+        "utf-8",
+    )
+    after = all_keys(package)
+    assert {n for n in before if before[n] != after[n]} == {"claims"}

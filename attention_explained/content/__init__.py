@@ -25,8 +25,10 @@ Adding a number and a claim to a page touches the page's two Markdown files and 
 
 Names are ``<page>.<what>``. ``Number`` keeps the unrounded value for the claims; a claim may
 read any page's numbers. The build fails on a marker whose claim is unknown or false, and the
-tests feed each claim its counterexample. A new page also adds its module to
-:func:`registry.load_pages`.
+tests feed each claim its counterexample. Editing a claim's check re-judges the claims over the
+cached numbers and reruns no experiment (the numbers' cache key leaves the ``@claim``
+functions out); editing a number's code reruns what it needs. A new page also adds its module
+to :func:`registry.load_pages`.
 
 This package imports nothing on import, so figures can import ``content.data`` cheaply.
 """

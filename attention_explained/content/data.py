@@ -7,6 +7,7 @@ same run. Public: figures, content modules, the worker and the tests import it b
 from __future__ import annotations
 
 import math
+import os
 from functools import lru_cache
 
 import numpy as np
@@ -98,11 +99,24 @@ def logit_variances(dims: tuple[int, ...], seeds: tuple[int, ...]) -> dict[str, 
     }
 
 
+EXPERIMENT_LOG = "ATTENTION_EXPLAINED_EXPERIMENT_LOG"
+
+
+def _log_run(name: str) -> None:
+    """Append ``name`` to the file ``$ATTENTION_EXPLAINED_EXPERIMENT_LOG`` names, if set: how a
+    test counts the experiment runs a build makes (a claim edit must make none)."""
+    path = os.environ.get(EXPERIMENT_LOG)
+    if path:
+        with open(path, "a", encoding="utf-8") as log:
+            log.write(name + "\n")
+
+
 @lru_cache(maxsize=1)
 def training() -> dict[str, dict[str, np.ndarray]]:
     """The training comparison, run once per process: the SGD grid and Adam at d_k = 1024."""
     from attention_explained.training import run_grid
 
+    _log_run("training")
     return {"sgd": run_grid(), "adam": run_grid(dks=TRAINING_ADAM_DKS, optimizer="adam")}
 
 
@@ -132,4 +146,5 @@ def after_training() -> dict[str, np.ndarray]:
     """Both after-training experiments (LR sweep and spread), run once per process."""
     from attention_explained.after_training import run
 
+    _log_run("after-training")
     return run()

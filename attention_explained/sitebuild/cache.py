@@ -3,7 +3,8 @@
 ::
 
     <root>/figures/<id>-<key>/<id>.<lang>.<theme>.svg
-    <root>/data/<key>/numbers.json, claims.json, explorer-reference.json
+    <root>/data/<key>/numbers.json, values.json, explorer-reference.json
+    <root>/claims/<key>/claims.json               the verdicts, judged over values.json
     <root>/notebooks/<key>/<stem>.ipynb          executed, one folder per language's source
     <root>/notebook-html/<lang>/                 mkdocs-jupyter's rendered-HTML cache (sealed
                                                  after each build, checked before the next)
@@ -43,6 +44,7 @@ from attention_explained.figures.render import variant_name
 from attention_explained.sitebuild.keys import ImportGraph, is_key
 
 NUMBERS, CLAIMS, EXPLORER = "numbers.json", "claims.json", "explorer-reference.json"
+VALUES = "values.json"
 STALE_AFTER = 24 * 3600  # seconds before a superseded version is removed
 MANIFEST = "manifest.sha256"  # in every folder entry: JSON, file name → SHA-256 (no *.json glob
 # of a cache folder sees it: mkdocs-jupyter evicts every *.json it did not write)
@@ -249,8 +251,17 @@ class AssetCache:
         return self.data_dir / NUMBERS
 
     @property
+    def values_path(self) -> Path:
+        return self.data_dir / VALUES
+
+    @property
+    def claims_dir(self) -> Path:
+        """The verdicts' entry: keyed by the numbers and every claim's code (keys.claims_key)."""
+        return self.root / "claims" / self.graph.claims_key()
+
+    @property
     def claims_path(self) -> Path:
-        return self.data_dir / CLAIMS
+        return self.claims_dir / CLAIMS
 
     @property
     def explorer_path(self) -> Path:
@@ -276,7 +287,19 @@ class AssetCache:
         return self._load(self.numbers_path)
 
     def load_claims(self) -> dict[str, dict]:
-        return self._load(self.claims_path)
+        """The verdicts of the current claims over the cached numbers, judged if not cached
+        (:func:`attention_explained.sitebuild.claims.cached_verdicts`)."""
+        from attention_explained.sitebuild.claims import cached_verdicts
+
+        return cached_verdicts(self)
+
+    def load_cached_claims(self) -> dict[str, dict] | None:
+        """The verdicts' entry if it is whole (a damaged one is discarded), else None."""
+        return self._load(self.claims_path) if entry_ok(self.claims_dir) else None
+
+    def install_claims(self, verdicts: bytes) -> None:
+        write_entry(self.claims_dir, {CLAIMS: verdicts})
+        prune(self.claims_dir.parent, "", self.claims_dir)
 
     @staticmethod
     def _load(path: Path):

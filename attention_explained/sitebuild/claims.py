@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import subprocess
+import sys
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
 from attention_explained.content.registry import describe_numbers
@@ -54,3 +59,45 @@ def check_claims(markdown: str, verdicts: Mapping[str, Mapping[str, Any]], where
     markdown, names = take_claims(markdown)
     check_claim_names(names, verdicts, where)
     return markdown
+
+
+def cached_verdicts(cache) -> dict[str, dict[str, Any]]:
+    """Every claim's verdict over the numbers in ``cache`` (an ``AssetCache``), judged once.
+
+    The verdicts have their own key (``ImportGraph.claims_key``: the numbers' key and every
+    claim's code), so after a claim's check is edited they are judged again over the cached
+    values and no experiment reruns. Judging runs in a fresh Python, so ``mkdocs serve``
+    judges with the code on disk, and needs no TensorFlow.
+    """
+    cached = cache.load_cached_claims()
+    if cached is not None:
+        return cached
+    package_root = str(Path(__file__).resolve().parents[2])  # the package this build imports
+    env = dict(
+        os.environ, PYTHONPATH=os.pathsep.join([package_root, os.environ.get("PYTHONPATH", "")])
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", __name__, str(cache.values_path)],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
+    )
+    if result.returncode != 0:
+        raise ClaimError(f"judging the claims failed:\n{result.stderr[-4000:]}")
+    cache.install_claims(result.stdout.encode("utf-8"))
+    return json.loads(result.stdout)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m attention_explained.sitebuild.claims VALUES``: the verdicts as JSON."""
+    from attention_explained.content.registry import evaluate_all
+
+    (values_path,) = sys.argv[1:] if argv is None else argv
+    values = json.loads(Path(values_path).read_text(encoding="utf-8"))
+    sys.stdout.write(json.dumps(evaluate_all(values), ensure_ascii=False, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -10,10 +10,13 @@ runs its parent packages' ``__init__``, so those are in the closure too. ``if TY
 blocks never run, so they are skipped.
 
 A key hashes the source of every module in the closure, the installed versions of the
-third-party distributions those modules import, and (for figures) the shared strings the
-figure names: ``figures/strings.py`` enters a figure's key as its code with the string values
-blanked plus the shared strings that figure names in ``SHARED_STRINGS`` (its own strings are
-in its module), so rewording a string redraws exactly the figures that draw it.
+third-party distributions those modules import, and (for figures) the shared strings drawn:
+``figures/strings.py`` enters a figure's key as its code with the string values blanked plus
+the shared strings that the figure's module and the helpers it imports name in their
+``SHARED_STRINGS`` (their own strings are in their source), so rewording a string redraws
+exactly the figures that draw it. The numbers' key leaves out the content modules' ``@claim``
+functions (and comments); the verdicts have their own key over the numbers' key and the full
+content modules, so editing a claim re-judges the claims and reruns no experiment.
 """
 
 from __future__ import annotations
@@ -34,9 +37,13 @@ PACKAGE_DIR = Path(__file__).resolve().parents[1]
 FIGURES_PACKAGE = f"{PACKAGE}.figures."
 STRINGS_MODULE = f"{PACKAGE}.figures.strings"
 FIGURE_REGISTRY = f"{PACKAGE}.figures.registry"
-# What the worker's data job calls: the prose numbers, the claims' verdicts and the
-# explorer's reference values (see sitebuild.worker.make_data).
+# What the worker's data job calls: the prose numbers and the explorer's reference values
+# (see sitebuild.worker.make_data). Its key leaves out the claims (``@claim`` functions of the
+# content modules); the claims' verdicts have their own key over the numbers' key and the
+# content modules in full (CLAIM_ENTRIES), so editing a claim reruns no experiment.
 DATA_ENTRIES = (f"{PACKAGE}.content.registry", f"{PACKAGE}.explorer")
+CLAIM_ENTRIES = (f"{PACKAGE}.content.registry",)
+CONTENT_PACKAGE = f"{PACKAGE}.content."
 KEY_LENGTH = 20
 
 
@@ -110,6 +117,23 @@ def _lazy_map(tree: ast.Module) -> dict[str, str]:
     return {}
 
 
+def _without_claims(tree: ast.Module) -> str:
+    """The module's code without its ``@claim(...)``-decorated functions (and without
+    comments and layout, which :func:`ast.dump` does not keep)."""
+    tree.body = [node for node in tree.body if not _is_claim(node)]
+    return ast.dump(tree)
+
+
+def _is_claim(node: ast.stmt) -> bool:
+    if not isinstance(node, ast.FunctionDef):
+        return False
+    for decorator in node.decorator_list:
+        func = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if getattr(func, "id", None) == "claim" or getattr(func, "attr", None) == "claim":
+            return True
+    return False
+
+
 def _blank_strings(tree: ast.AST) -> str:
     """The module's code with every string value replaced by "" (dict keys kept)."""
 
@@ -126,6 +150,7 @@ def _blank_strings(tree: ast.AST) -> str:
 
 _PARSED: dict[bytes, list] = {}  # module source → [imports, literal imports, lazy map]
 _BLANKED: dict[bytes, str] = {}  # strings module source → its code without string values
+_NO_CLAIMS: dict[bytes, str] = {}  # content module source → its code without its claims
 _LITERALS: dict[tuple[bytes, str], object] = {}  # (module source, name) → its literal value
 _MISSING = object()
 
@@ -164,6 +189,7 @@ class ImportGraph:
     def __init__(self, package_dir: Path = PACKAGE_DIR, *, memo: Path | None = None):
         self.package_dir = Path(package_dir)
         self._trees: dict[str, ast.Module] = {}
+        self._closures: dict[tuple[str, ...], frozenset[str]] = {}
         self._parsed: dict[str, tuple] = {}
         remembered = _load_memo(memo)
         kept: dict[str, list] = {}
@@ -212,13 +238,15 @@ class ImportGraph:
                 base = name.split(".") if is_package else name.split(".")[:-1]
                 base = base[: len(base) - (level - 1)]
                 module = ".".join([*base, module] if module else base)
-            self._resolve(module, imported, found, external)
+            self.resolve(module, imported, found, external)
         for module in literal:
-            self._resolve(module, (), found, external)
+            self.resolve(module, (), found, external)
         found.discard(name)
         return ModuleInfo(name, path, source, frozenset(found), frozenset(external))
 
-    def _resolve(self, module: str, imported: tuple[str, ...], found: set, external: set) -> None:
+    def resolve(self, module: str, imported: tuple[str, ...], found: set, external: set) -> None:
+        """Add to ``found`` the package modules ``from module import *imported`` runs (to
+        ``external`` the other distributions' top-level names)."""
         top = module.split(".")[0]
         if top != PACKAGE:
             if top and top not in sys.stdlib_module_names:
@@ -236,13 +264,19 @@ class ImportGraph:
             elif module in self._parsed:
                 lazy = self.lazy_map(module).get(attr)
                 if lazy:
-                    self._resolve(lazy, (), found, external)
+                    self.resolve(lazy, (), found, external)
 
     def lazy_map(self, module: str) -> dict[str, str]:
         return self._parsed[module][5]
 
     def closure(self, entries: Iterable[str]) -> frozenset[str]:
         """Every package module that importing (and running) ``entries`` can execute."""
+        entries = tuple(entries)
+        if entries not in self._closures:
+            self._closures[entries] = self._closure(entries)
+        return self._closures[entries]
+
+    def _closure(self, entries: tuple[str, ...]) -> frozenset[str]:
         todo = [e for e in entries if e in self.modules]
         seen: set[str] = set()
         while todo:
@@ -266,8 +300,14 @@ class ImportGraph:
     def external(self, names: Iterable[str]) -> frozenset[str]:
         return frozenset(x for n in names for x in self.modules[n].external)
 
-    def source_part(self, name: str) -> bytes | str:
-        """What module ``name`` contributes to a key: its source (strings: code only)."""
+    def source_part(self, name: str, *, claims: bool = True) -> bytes | str:
+        """What module ``name`` contributes to a key: its source (strings: code only; a
+        content module without its claims unless ``claims``)."""
+        if not claims and name.startswith(CONTENT_PACKAGE):
+            source = self.modules[name].source
+            if source not in _NO_CLAIMS:
+                _NO_CLAIMS[source] = _without_claims(ast.parse(source))
+            return name + "\n" + _NO_CLAIMS[source]
         if name == STRINGS_MODULE:
             source = self.modules[name].source
             if source not in _BLANKED:  # a fresh tree: the transformer edits it in place
@@ -275,12 +315,18 @@ class ImportGraph:
             return name + "\n" + _BLANKED[source]
         return name.encode() + b"\n" + self.modules[name].source
 
-    def key(self, *parts: str, entries: Iterable[str], extra_external: Iterable[str] = ()) -> str:
+    def key(
+        self,
+        *parts: str,
+        entries: Iterable[str],
+        extra_external: Iterable[str] = (),
+        claims: bool = True,
+    ) -> str:
         names = sorted(self.closure(entries))
         external = sorted(self.external(names) | set(extra_external))
         return digest(
             *parts,
-            *(self.source_part(n) for n in names),
+            *(self.source_part(n, claims=claims) for n in names),
             versions(tuple(external)),
             f"python{sys.version_info[0]}.{sys.version_info[1]}",
         )
@@ -352,7 +398,12 @@ class ImportGraph:
         return self.key("figure", figure_id, strings, entries=[entry])
 
     def data_key(self) -> str:
-        return self.key("data", entries=DATA_ENTRIES)
+        """The numbers' key: their code, the claims left out."""
+        return self.key("data", entries=DATA_ENTRIES, claims=False)
+
+    def claims_key(self) -> str:
+        """The verdicts' key: the numbers they judge and every claim's code."""
+        return self.key("claims", self.data_key(), entries=CLAIM_ENTRIES)
 
     def notebook_key(self, text: str) -> str:
         """Changes with a jupytext notebook's code cells, its kernel, and the code they reach."""
@@ -443,7 +494,7 @@ def resolve_entries(graph: ImportGraph, entries: Iterable[str]) -> list[str]:
     for entry in entries:
         module, _, attr = entry.rpartition(".")
         if entry in graph.modules:
-            graph._resolve(entry, (), found, external)
+            graph.resolve(entry, (), found, external)
         elif module in graph.modules:
-            graph._resolve(module, (attr,), found, external)
+            graph.resolve(module, (attr,), found, external)
     return sorted(found)

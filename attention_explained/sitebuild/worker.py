@@ -14,7 +14,7 @@ spelled once.
   ``stage`` (``name``, ``seconds``: a timing a bench can read), ``data`` (numbers ready),
   ``figure`` (``id`` ready), ``failed`` (``id`` or ``"data"``, ``traceback``), ``done``.
   Any other line is a library's chatter, kept for error messages.
-- **Scratch layout**: ``<out>/data/`` (numbers, claims, explorer reference) and
+- **Scratch layout**: ``<out>/data/`` (numbers, their values, explorer reference) and
   ``<out>/figures/<id>/`` (the variants), moved into the cache by the client as each is
   announced.
 
@@ -163,25 +163,24 @@ def _timed_data(figure_id: str, compute):
 
 
 def make_data(out: Path) -> None:
-    """The prose numbers, the claims' verdicts and the explorer's reference values."""
+    """The prose numbers (as printed, and unrounded for the claims) and the explorer's
+    reference values. The claims are judged over them apart (``sitebuild.claims``)."""
     from attention_explained.content import data as experiments
-    from attention_explained.content.registry import compute, evaluate_all, values
+    from attention_explained.content.registry import compute, values
     from attention_explained.explorer import reference_cases
-    from attention_explained.sitebuild.cache import CLAIMS, EXPLORER, NUMBERS
+    from attention_explained.sitebuild.cache import EXPLORER, NUMBERS, VALUES
 
     for name, stage in _SHARED.items():
         if not getattr(experiments, name).cache_info().currsize:  # no figure of this job ran it
             with _Stage(stage):
                 getattr(experiments, name)()
     with _Stage("numbers"):
-        numbers = compute()
-    with _Stage("claims"):
-        verdicts = evaluate_all(values())
+        numbers, unrounded = compute(), values()
     with _Stage("explorer-reference"):
         reference = reference_cases()
     out.mkdir(parents=True, exist_ok=True)
     (out / NUMBERS).write_text(json.dumps(numbers, ensure_ascii=False, indent=1), "utf-8")
-    (out / CLAIMS).write_text(json.dumps(verdicts, ensure_ascii=False, indent=1), "utf-8")
+    (out / VALUES).write_text(json.dumps(unrounded, indent=1), "utf-8")
     (out / EXPLORER).write_text(json.dumps(reference, indent=1), "utf-8")
 
 
