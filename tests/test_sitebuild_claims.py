@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from site_build import build, make_site
 
 from attention_explained.content.data import EXPERIMENT_LOG
 from attention_explained.sitebuild.cache import AssetCache
 from attention_explained.sitebuild.keys import ImportGraph
+
+pytestmark = [pytest.mark.site, pytest.mark.grid]  # fixture builds; a number edit reruns both grids
 
 CLAIM = "figures.logit_variance_on_theory"  # what the fixture page's figure's alt text states
 CHECK = 'return v["figures.variance_max_rel_dev"] < 0.1'
