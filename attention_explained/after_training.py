@@ -19,10 +19,14 @@ the size of its gradient. If those moves line up, q·k changes by a sum of d_k a
 One vectorised model per d_k holds every (scaling, learning rate) pair × every seed,
 weights ``[M, S, d_k, 2·d_model]``, trained by one ``tf.function`` (traced once; d_k is
 a dynamic dimension). Seeds share data and initial weights across the models of a seed.
+The probes' evaluation examples come from a random stream the training pool never uses
+(``training.make_task(held_out=True)``), so no probe example was ever trained on.
+``dtype`` is float32 for the build and float64 for the independent rerun.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable
 
@@ -31,12 +35,18 @@ import numpy as np
 from attention_explained import _validate, settings
 from attention_explained._tf import tf
 from attention_explained.fits import divisor, log_slope
-from attention_explained.training import POOL, check_task, init_weights, task_pool
+from attention_explained.training import (
+    DTYPES,
+    POOL,
+    check_task,
+    init_weights,
+    make_task,
+    task_pool,
+)
 
 SCALINGS = ("none", "sqrt", "qknorm", "mup")  # mup: ÷d_k, μP's attention scaling
 CURVES = ("loss", "entropy", "max_logit")  # recorded at every step, before its update
 PROBES = ("std", "max", "cosine")  # of the raw q·k on a fixed evaluation set, start and end
-_F32 = tf.float32
 
 
 def _parts(w, queries, keys):
@@ -70,39 +80,25 @@ def _probe(w, gain, queries, keys, targets, masks):
     raw, norm_q, norm_k = _parts(w, queries, keys)
     mean = tf.reduce_mean(raw, axis=[2, 3], keepdims=True)
     std = tf.sqrt(tf.reduce_mean(tf.square(raw - mean), axis=[2, 3]))
-    target = tf.one_hot(targets, tf.shape(raw)[-1])[None]  # [1, S, B, n]
+    target = tf.one_hot(targets, tf.shape(raw)[-1], dtype=raw.dtype)[None]  # [1, S, B, n]
     matched = tf.reduce_sum(raw * target, axis=-1)  # [M, S, B]
     norm_t = tf.reduce_sum(norm_k * target, axis=-1)
     cosine = tf.reduce_mean(matched / (norm_q * norm_t), axis=-1)
     return tf.stack([std, tf.reduce_max(raw, axis=[2, 3]), cosine])
 
 
-@tf.function(
-    input_signature=[
-        tf.TensorSpec([None, None, None, None], _F32),  # [W_Qᵀ, W_Kᵀ]: [M, S, d_k, 2·d_model]
-        tf.TensorSpec([None, None], _F32),  # QK-norm gain g: [M, S]
-        tf.TensorSpec([None, None, None, None], _F32),  # pool keys: [S, P, n, d_model]
-        tf.TensorSpec([None, None, None], _F32),  # pool queries: [S, P, d_model]
-        tf.TensorSpec([None, None], tf.int32),  # pool targets: [S, P]
-        tf.TensorSpec([None, None, None], tf.int32),  # batch indices: [steps, S, B]
-        tf.TensorSpec([None, None], tf.int32),  # evaluation indices: [S, E]
-        tf.TensorSpec([4, None, 1, 1, 1], _F32),  # which models use none/sqrt/qknorm/mup
-        tf.TensorSpec([None], _F32),  # learning rate per model: [M]
-        tf.TensorSpec([2], _F32),  # readout, weight decay
-    ],
-    autograph=False,  # an explicit tf.while_loop: AutoGraph's rewrite cost ~1 s per trace
-)
-def _train(w, gain, pool_keys, pool_queries, pool_targets, batches, evaluation, masks, lrs, hyper):
+def _train_steps(
+    w, gain, pool_keys, pool_queries, pool_targets, batches, eval_keys, eval_queries,
+    eval_targets, masks, lrs, hyper,
+):  # fmt: skip
     """AdamW on every model; return curves ``[steps, 3, M, S]`` and probes ``[2, 3, M, S]``."""
+    real = w.dtype
     readout, decay = hyper[0], hyper[1]
-    d_k = tf.cast(tf.shape(w)[2], _F32)
+    d_k = tf.cast(tf.shape(w)[2], real)
     n_items = tf.shape(pool_keys)[2]
     steps = tf.shape(batches)[0]
     rate_w = lrs[:, None, None, None]
     rate_g = lrs[:, None]
-    eval_keys = tf.gather(pool_keys, evaluation, batch_dims=1)
-    eval_queries = tf.gather(pool_queries, evaluation, batch_dims=1)
-    eval_targets = tf.gather(pool_targets, evaluation, batch_dims=1)
     start = _probe(w, gain, eval_queries, eval_keys, eval_targets, masks)
     beta1, beta2 = settings.AFTER_ADAM_BETAS
     eps = settings.AFTER_ADAM_EPSILON
@@ -117,14 +113,14 @@ def _train(w, gain, pool_keys, pool_queries, pool_targets, batches, evaluation, 
             raw, norm_q, norm_k = _parts(w, queries, keys)
             z = raw * _scale(gain, norm_q, norm_k, masks, d_k)
             p = tf.nn.softmax(z, axis=-1)
-            labels = tf.broadcast_to(tf.one_hot(targets, n_items)[None], tf.shape(p))
+            labels = tf.broadcast_to(tf.one_hot(targets, n_items, dtype=real)[None], tf.shape(p))
             per_example = tf.nn.softmax_cross_entropy_with_logits(labels, readout * p)
             loss = tf.reduce_mean(per_example, axis=-1)  # [M, S]
             total = tf.reduce_sum(loss)  # independent models
         g_w, g_g = tape.gradient(total, [w, gain])
         entropy = tf.reduce_mean(-tf.reduce_sum(tf.math.xlogy(p, p), axis=-1), axis=-1)
         history = history.write(step, tf.stack([loss, entropy, tf.reduce_max(z, axis=[2, 3])]))
-        t = tf.cast(step + 1, _F32)
+        t = tf.cast(step + 1, real)
         correction = tf.sqrt(1 - beta2**t) / (1 - beta1**t)
         m_w = beta1 * m_w + (1 - beta1) * g_w
         v_w = beta2 * v_w + (1 - beta2) * tf.square(g_w)
@@ -136,10 +132,34 @@ def _train(w, gain, pool_keys, pool_queries, pool_targets, batches, evaluation, 
         return step + 1, w, gain, m_w, v_w, m_g, v_g, history
 
     state = (tf.constant(0), w, gain, tf.zeros_like(w), tf.zeros_like(w))
-    state += (tf.zeros_like(gain), tf.zeros_like(gain), tf.TensorArray(_F32, size=steps))
+    state += (tf.zeros_like(gain), tf.zeros_like(gain), tf.TensorArray(real, size=steps))
     _, w, gain, *_, history = tf.while_loop(lambda step, *_: step < steps, step_fn, state)
     end = _probe(w, gain, eval_queries, eval_keys, eval_targets, masks)
     return history.stack(), tf.stack([start, end])
+
+
+@functools.cache
+def _trainer(dtype: str):
+    """``_train_steps`` traced once per dtype (float32 for the build, float64 for the rerun)."""
+    real = tf.as_dtype(dtype)
+    return tf.function(
+        _train_steps,
+        input_signature=[
+            tf.TensorSpec([None, None, None, None], real),  # [W_Qᵀ, W_Kᵀ]: [M, S, d_k, 2·d_model]
+            tf.TensorSpec([None, None], real),  # QK-norm gain g: [M, S]
+            tf.TensorSpec([None, None, None, None], real),  # pool keys: [S, P, n, d_model]
+            tf.TensorSpec([None, None, None], real),  # pool queries: [S, P, d_model]
+            tf.TensorSpec([None, None], tf.int32),  # pool targets: [S, P]
+            tf.TensorSpec([None, None, None], tf.int32),  # batch indices: [steps, S, B]
+            tf.TensorSpec([None, None, None, None], real),  # held-out keys: [S, E, n, d_model]
+            tf.TensorSpec([None, None, None], real),  # held-out queries: [S, E, d_model]
+            tf.TensorSpec([None, None], tf.int32),  # held-out targets: [S, E]
+            tf.TensorSpec([4, None, 1, 1, 1], real),  # which models use none/sqrt/qknorm/mup
+            tf.TensorSpec([None], real),  # learning rate per model: [M]
+            tf.TensorSpec([2], real),  # readout, weight decay
+        ],
+        autograph=False,  # an explicit tf.while_loop: AutoGraph's rewrite cost ~1 s per trace
+    )
 
 
 def _positive_floats(name: str, values: object) -> list[float]:
@@ -189,6 +209,7 @@ def run(
     d_model: int = settings.AFTER_D_MODEL,
     noise: float = settings.AFTER_NOISE,
     readout: float = settings.AFTER_READOUT,
+    dtype: str = "float32",
 ) -> dict[str, np.ndarray]:
     """Both experiments; one vectorised AdamW model per d_k.
 
@@ -200,9 +221,9 @@ def run(
       step's batch before its update;
     - the spread: axes ``spread_d_k``, ``spread_scaling``; for ``when`` in (init, final) and
       each probe, ``spread_<probe>_<when>`` ``[d_k, scaling, seed]``: ``std`` and ``max`` of
-      the raw q·k (before any scaling) over a fixed evaluation set of ``evaluation``
-      examples, and ``cosine``, the mean cosine of W_Q q and W_K x_t (query and its target
-      key);
+      the raw q·k (before any scaling) over a fixed set of ``evaluation`` held-out
+      examples per seed (drawn apart from the training pool, never trained on), and
+      ``cosine``, the mean cosine of W_Q q and W_K x_t (query and its target key);
     - the settings as 0-d arrays.
     """
     sweep_dks = _int_list("sweep_dks", sweep_dks)
@@ -221,15 +242,19 @@ def run(
     if weight_decay < 0:
         raise ValueError(f"weight_decay must be a non-negative number, got {weight_decay}")
     n_items, d_model, noise, readout = check_task(n_items, d_model, noise, readout)
+    dtype = _validate.choice("dtype", dtype, DTYPES)
     pool_keys, pool_queries, pool_targets, batches = task_pool(
-        seeds, steps, batch, n_items=n_items, d_model=d_model, noise=noise
+        seeds, steps, batch, n_items=n_items, d_model=d_model, noise=noise, dtype=dtype
     )
-    held = tf.constant(
-        np.stack(
-            [np.random.default_rng([s, 3]).choice(POOL, evaluation, replace=False) for s in seeds]
-        ).astype(np.int32)
-    )
-    hyper = tf.constant([readout, weight_decay], _F32)
+    held = [
+        make_task(s, n_items=n_items, d_model=d_model, noise=noise, pool=evaluation,
+                  held_out=True, dtype=dtype)
+        for s in seeds
+    ]  # fmt: skip
+    held = [tf.constant(np.stack([h[part] for h in held])) for part in ("keys", "queries")] + [
+        tf.constant(np.stack([h["targets"] for h in held]))
+    ]
+    hyper = tf.constant([readout, weight_decay], dtype)
 
     n_s, n_lr = len(seeds), len(learning_rates)
     curves = np.full((len(sweep_dks), len(sweep_scalings), n_lr, n_s, len(CURVES), steps), np.nan)
@@ -241,14 +266,14 @@ def run(
         if d_k in spread_dks:
             models += [(s, spread_lr) for s in spread_scalings if (s, spread_lr) not in models]
         masks = tf.constant(
-            [[[[[float(s == name)]]] for s, _ in models] for name in SCALINGS], _F32
+            [[[[[float(s == name)]]] for s, _ in models] for name in SCALINGS], dtype
         )
-        lrs = tf.constant([lr for _, lr in models], _F32)
-        w = np.stack([np.concatenate(init_weights(s, d_model, d_k)).T for s in seeds])
-        w = tf.constant(np.broadcast_to(w, (len(models), n_s, d_k, 2 * d_model)))
-        gain = tf.fill((len(models), n_s), np.float32(math.sqrt(d_k)))
-        history, probe = _train(
-            w, gain, pool_keys, pool_queries, pool_targets, batches, held, masks, lrs, hyper
+        lrs = tf.constant([lr for _, lr in models], dtype)
+        w = [np.concatenate(init_weights(s, d_model, d_k, dtype=dtype)).T for s in seeds]
+        w = tf.constant(np.broadcast_to(np.stack(w), (len(models), n_s, d_k, 2 * d_model)))
+        gain = tf.fill((len(models), n_s), tf.constant(math.sqrt(d_k), dtype))
+        history, probe = _trainer(dtype)(
+            w, gain, pool_keys, pool_queries, pool_targets, batches, *held, masks, lrs, hyper
         )
         history = np.transpose(history.numpy().astype(np.float64), (2, 3, 1, 0))  # M, S, c, t
         probe = np.transpose(probe.numpy().astype(np.float64), (2, 3, 0, 1))  # M, S, when, p
@@ -285,6 +310,7 @@ def run(
         ("d_model", d_model),
         ("noise", noise),
         ("readout", readout),
+        ("dtype", dtype),
     ):
         result[name] = np.asarray(value)
     return result

@@ -113,6 +113,7 @@ def saturation_sweep(
     scales: Sequence[str] = SWEEP_SCALES,
     minval: float = settings.UNIFORM_MIN,
     maxval: float = settings.UNIFORM_MAX,
+    dtype: str = "float32",
 ) -> dict[str, np.ndarray]:
     """How saturated softmax(logits) gets as the width grows, for each scaling rule.
 
@@ -121,6 +122,7 @@ def saturation_sweep(
     (``<metric>_mean``, ``<metric>_std``). Metrics are averaged over the rows of each
     ``[length, length]`` matrix: logit std after scaling, row entropy (nats), max weight,
     ‖J‖_F of the softmax Jacobian, and ‖∂L/∂z‖ for L = Σ p·g with a fixed Gaussian g.
+    ``dtype`` is float32 for the build and float64 for the independent rerun.
     """
     dims = [
         _validate.positive_int("dims[]", d)
@@ -139,17 +141,20 @@ def saturation_sweep(
         raise ValueError(f"scales must name at least one of {SWEEP_SCALES}")
     length = _validate.positive_int("length", length)
     minval, maxval = _validate.bounds(minval, maxval)
+    dtype = _validate.choice("dtype", dtype, ("float32", "float64"))
 
     upstream = tf.constant(
         np.stack(
             [np.random.default_rng([s, 1]).standard_normal((length, length)) for s in seeds]
-        ).astype(np.float32)
+        ).astype(dtype)
     )
     columns: dict[str, list] = {"dim": [], "scale": []}
     for dim in dims:
         raw = []
         for s in seeds:
-            queries, keys = uniform_pair(length, dim, minval=minval, maxval=maxval, seed=s)
+            queries, keys = uniform_pair(
+                length, dim, minval=minval, maxval=maxval, seed=s, dtype=dtype
+            )
             raw.append(tf.linalg.matmul(queries, keys, transpose_b=True))
         raw = tf.stack(raw)
         for scale in scales:

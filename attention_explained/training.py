@@ -21,10 +21,15 @@ All scalings × seeds for one d_k are one vectorised model (K scalings × S seed
 seconds on a CPU. Data and initial
 weights come from ``numpy.random.default_rng`` and are shared by the scalings of a seed, so the
 scalings are compared on identical examples from identical starting weights.
+
+``dtype`` runs the whole model in float32 (the build) or float64 (the independent rerun of
+``python -m attention_explained claims --rerun``): the unstable unscaled runs move with the
+rounding, so a number the page prints must survive the change of precision and of seeds.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable
 
@@ -61,7 +66,8 @@ METRICS = (
     "stuck",
     "accuracy",
 )
-_F32 = tf.float32
+DTYPES = ("float32", "float64")  # the build runs float32; the rerun float64
+TRAINING_STREAM, HELD_OUT_STREAM = 1, 4  # default_rng([seed, stream]): pool vs held-out data
 
 
 def make_task(
@@ -71,32 +77,42 @@ def make_task(
     d_model: int = TRAINING_D_MODEL,
     noise: float = TRAINING_NOISE,
     pool: int = POOL,
+    held_out: bool = False,
+    dtype: str = "float32",
 ) -> dict[str, np.ndarray]:
-    """``pool`` retrieval examples: keys ``[pool, n, d_model]``, queries, target indices."""
+    """``pool`` retrieval examples: keys ``[pool, n, d_model]``, queries, target indices.
+
+    ``held_out=True`` draws them from another random stream than the training pool, so an
+    evaluation set built from it shares no example with any training batch.
+    """
     seed = _validate.seed(seed)
     n_items = _validate.positive_int("n_items", n_items)
     d_model = _validate.positive_int("d_model", d_model)
     pool = _validate.positive_int("pool", pool)
-    rng = np.random.default_rng([seed, 1])
+    dtype = _validate.choice("dtype", dtype, DTYPES)
+    rng = np.random.default_rng([seed, HELD_OUT_STREAM if held_out else TRAINING_STREAM])
     keys = rng.standard_normal((pool, n_items, d_model))
     targets = rng.integers(0, n_items, pool)
     queries = keys[np.arange(pool), targets] + noise * rng.standard_normal((pool, d_model))
     return {
-        "keys": keys.astype(np.float32),
-        "queries": queries.astype(np.float32),
+        "keys": keys.astype(dtype),
+        "queries": queries.astype(dtype),
         "targets": targets.astype(np.int32),
     }
 
 
-def init_weights(seed: int, d_model: int, d_k: int) -> tuple[np.ndarray, np.ndarray]:
+def init_weights(
+    seed: int, d_model: int, d_k: int, *, dtype: str = "float32"
+) -> tuple[np.ndarray, np.ndarray]:
     """W_Q, W_K ``[d_model, d_k]`` with std 1/√d_model: unit-variance q and k components."""
     d_model = _validate.positive_int("d_model", d_model)
     d_k = _validate.positive_int("d_k", d_k)
+    dtype = _validate.choice("dtype", dtype, DTYPES)
     rng = np.random.default_rng([_validate.seed(seed), 0, d_k])
     scale = 1.0 / math.sqrt(d_model)
     w_q = rng.standard_normal((d_model, d_k)) * scale
     w_k = rng.standard_normal((d_model, d_k)) * scale
-    return w_q.astype(np.float32), w_k.astype(np.float32)
+    return w_q.astype(dtype), w_k.astype(dtype)
 
 
 def _logits(w, gain, queries, keys, masks):
@@ -108,7 +124,7 @@ def _logits(w, gain, queries, keys, masks):
     """
     none, sqrt, qknorm = masks[0], masks[1], masks[2]
     d_model = tf.shape(queries)[-1]
-    d_k = tf.cast(tf.shape(w)[2], _F32)
+    d_k = tf.cast(tf.shape(w)[2], w.dtype)
     gram = tf.linalg.matmul(w, w, transpose_a=True)  # [K, S, 2·d_model, 2·d_model]
     cross = gram[:, :, :d_model, d_model:]  # W_Qᵀ W_K
     gram_q = gram[:, :, :d_model, :d_model]
@@ -123,25 +139,12 @@ def _logits(w, gain, queries, keys, masks):
     return raw * (none + sqrt / tf.sqrt(d_k) + qknorm * qk_scale)
 
 
-@tf.function(
-    input_signature=[
-        tf.TensorSpec([None, None, None, None], _F32),  # [W_Qᵀ, W_Kᵀ]: [K, S, d_k, 2·d_model]
-        tf.TensorSpec([None, None], _F32),  # QK-norm gain g: [K, S]
-        tf.TensorSpec([None, None, None, None], _F32),  # pool keys: [S, P, n, d_model]
-        tf.TensorSpec([None, None, None], _F32),  # pool queries: [S, P, d_model]
-        tf.TensorSpec([None, None], tf.int32),  # pool targets: [S, P]
-        tf.TensorSpec([None, None, None], tf.int32),  # batch indices: [steps, S, B]
-        tf.TensorSpec([3, None, 1, 1, 1], _F32),  # which models use none / sqrt / qknorm
-        tf.TensorSpec([2], _F32),  # learning rate, readout
-        tf.TensorSpec([], tf.bool),  # Adam (True) or plain SGD (False)
-    ],
-    autograph=False,  # an explicit tf.while_loop: AutoGraph's rewrite cost ~1 s per trace
-)
-def _train(w, gain, pool_keys, pool_queries, pool_targets, batches, masks, hyper, adam):
+def _train_steps(w, gain, pool_keys, pool_queries, pool_targets, batches, masks, hyper, adam):
     """Run every step; return the metrics ``[steps, len(METRICS), K, S]``.
 
     Metrics are measured on each step's batch before its update.
     """
+    real = w.dtype
     learning_rate, readout = hyper[0], hyper[1]
     beta1, beta2 = ADAM_BETAS
     d_model = tf.shape(pool_queries)[-1]
@@ -158,7 +161,7 @@ def _train(w, gain, pool_keys, pool_queries, pool_targets, batches, masks, hyper
             z = _logits(*params, queries, keys, masks)
             tape.watch(z)
             p = tf.nn.softmax(z, axis=-1)
-            labels = tf.broadcast_to(tf.one_hot(targets, n_items)[None], tf.shape(p))
+            labels = tf.broadcast_to(tf.one_hot(targets, n_items, dtype=real)[None], tf.shape(p))
             per_example = tf.nn.softmax_cross_entropy_with_logits(labels, readout * p)
             loss = tf.reduce_mean(per_example, axis=-1)  # [K, S]
             total = tf.reduce_sum(loss)  # independent models: ∂total/∂w_m = ∂loss_m/∂w_m
@@ -167,7 +170,7 @@ def _train(w, gain, pool_keys, pool_queries, pool_targets, batches, masks, hyper
         norm_q = tf.sqrt(tf.reduce_sum(squares[..., :d_model], axis=[2, 3]))  # ‖∂L/∂W_Q‖_F
         norm_k = tf.sqrt(tf.reduce_sum(squares[..., d_model:], axis=[2, 3]))
         # ‖∂ℓ_i/∂z_i‖ of each example's own loss ℓ_i (the batch loss is their mean).
-        example_grad = tf.norm(g_z * tf.cast(tf.shape(z)[2], _F32), axis=-1)
+        example_grad = tf.norm(g_z * tf.cast(tf.shape(z)[2], real), axis=-1)
         starved = example_grad < STARVED_BELOW
         hits = tf.equal(tf.argmax(p, axis=-1, output_type=tf.int32), targets[None])
         metrics = [
@@ -177,15 +180,15 @@ def _train(w, gain, pool_keys, pool_queries, pool_targets, batches, masks, hyper
             norm_q,
             norm_k,
             tf.reduce_mean(example_grad, axis=-1),
-            tf.reduce_mean(tf.cast(starved, _F32), axis=-1),
-            tf.reduce_mean(tf.cast(starved & ~hits, _F32), axis=-1),
-            tf.reduce_mean(tf.cast(hits, _F32), axis=-1),
+            tf.reduce_mean(tf.cast(starved, real), axis=-1),
+            tf.reduce_mean(tf.cast(starved & ~hits, real), axis=-1),
+            tf.reduce_mean(tf.cast(hits, real), axis=-1),
         ]
         history = history.write(step, tf.stack(metrics))
         grads = (g_w, g_gain)
 
         def adam_update():
-            t = tf.cast(step + 1, _F32)
+            t = tf.cast(step + 1, real)
             rate = learning_rate * tf.sqrt(1 - beta2**t) / (1 - beta1**t)
             m = tuple(beta1 * m + (1 - beta1) * g for m, g in zip(first, grads, strict=True))
             v = tuple(
@@ -206,13 +209,34 @@ def _train(w, gain, pool_keys, pool_queries, pool_targets, batches, masks, hyper
 
     params = (w, gain)
     zeros = tuple(tf.zeros_like(v) for v in params)
-    history = tf.TensorArray(_F32, size=steps)
+    history = tf.TensorArray(real, size=steps)
     *_, history = tf.while_loop(
         lambda step, *_: step < steps,
         step_fn,
         (tf.constant(0), params, zeros, zeros, history),
     )
     return history.stack()
+
+
+@functools.cache
+def _trainer(dtype: str):
+    """``_train_steps`` traced once per dtype (float32 for the build, float64 for the rerun)."""
+    real = tf.as_dtype(dtype)
+    return tf.function(
+        _train_steps,
+        input_signature=[
+            tf.TensorSpec([None, None, None, None], real),  # [W_Qᵀ, W_Kᵀ]: [K, S, d_k, 2·d_model]
+            tf.TensorSpec([None, None], real),  # QK-norm gain g: [K, S]
+            tf.TensorSpec([None, None, None, None], real),  # pool keys: [S, P, n, d_model]
+            tf.TensorSpec([None, None, None], real),  # pool queries: [S, P, d_model]
+            tf.TensorSpec([None, None], tf.int32),  # pool targets: [S, P]
+            tf.TensorSpec([None, None, None], tf.int32),  # batch indices: [steps, S, B]
+            tf.TensorSpec([3, None, 1, 1, 1], real),  # which models use none / sqrt / qknorm
+            tf.TensorSpec([2], real),  # learning rate, readout
+            tf.TensorSpec([], tf.bool),  # Adam (True) or plain SGD (False)
+        ],
+        autograph=False,  # an explicit tf.while_loop: AutoGraph's rewrite cost ~1 s per trace
+    )
 
 
 def _int_list(name: str, values: object) -> list[int]:
@@ -243,12 +267,21 @@ def check_task(n_items: int, d_model: int, noise: float, readout: float):
 
 
 def task_pool(
-    seeds: list[int], steps: int, batch: int, *, n_items: int, d_model: int, noise: float
+    seeds: list[int],
+    steps: int,
+    batch: int,
+    *,
+    n_items: int,
+    d_model: int,
+    noise: float,
+    dtype: str = "float32",
 ):
     """Each seed's example pool as tensors ``[seed, pool, …]`` and its mini-batch indices
     ``[step, seed, batch]``, drawn from ``default_rng([seed, 2])``: the same for every model
     trained on that seed, whatever the experiment."""
-    tasks = [make_task(s, n_items=n_items, d_model=d_model, noise=noise) for s in seeds]
+    tasks = [
+        make_task(s, n_items=n_items, d_model=d_model, noise=noise, dtype=dtype) for s in seeds
+    ]
     pool_keys = tf.constant(np.stack([t["keys"] for t in tasks]))
     pool_queries = tf.constant(np.stack([t["queries"] for t in tasks]))
     pool_targets = tf.constant(np.stack([t["targets"] for t in tasks]))
@@ -274,6 +307,7 @@ def run_grid(
     d_model: int = TRAINING_D_MODEL,
     noise: float = TRAINING_NOISE,
     readout: float = TRAINING_READOUT,
+    dtype: str = "float32",
 ) -> dict[str, np.ndarray]:
     """Train every (d_k, scaling, seed) on the retrieval task; return its learning curves.
 
@@ -290,9 +324,10 @@ def run_grid(
       ``stuck``: share that are starved *and* wrong, errors the gradient cannot fix.
 
     Every metric is measured on a step's batch before that step's update. ``learning_rate``
-    defaults to ``LEARNING_RATES[optimizer]``; all scalings share it. The result also holds
-    the settings (``optimizer``, ``learning_rate``, ``batch``, ``n_items``, ``d_model``,
-    ``noise``, ``readout``) as 0-d arrays.
+    defaults to ``LEARNING_RATES[optimizer]``; all scalings share it. ``dtype`` is the
+    precision of the whole model. The result also holds the settings (``optimizer``,
+    ``learning_rate``, ``batch``, ``n_items``, ``d_model``, ``noise``, ``readout``,
+    ``dtype``) as 0-d arrays.
     """
     dks = _int_list("dks", dks)
     scalings = [
@@ -313,22 +348,23 @@ def run_grid(
         raise ValueError(f"learning_rate must be a positive number, got {learning_rate}")
     batch = _validate.positive_int("batch", batch, upper=POOL)
     n_items, d_model, noise, readout = check_task(n_items, d_model, noise, readout)
+    dtype = _validate.choice("dtype", dtype, DTYPES)
     pool_keys, pool_queries, pool_targets, batches = task_pool(
-        seeds, steps, batch, n_items=n_items, d_model=d_model, noise=noise
+        seeds, steps, batch, n_items=n_items, d_model=d_model, noise=noise, dtype=dtype
     )
     masks = tf.constant(
-        [[[[[float(s == name)]]] for s in scalings] for name in SCALINGS], _F32
+        [[[[[float(s == name)]]] for s in scalings] for name in SCALINGS], dtype
     )  # [3, K, 1, 1, 1]: which models use which formula
-    hyper = tf.constant([learning_rate, readout], _F32)
+    hyper = tf.constant([learning_rate, readout], dtype)
     adam = tf.constant(optimizer == "adam")
 
     shape = (len(scalings), len(seeds))
     curves = []
     for d_k in dks:
-        w = np.stack([np.concatenate(init_weights(s, d_model, d_k)).T for s in seeds])
-        w = tf.constant(np.broadcast_to(w, (*shape, d_k, 2 * d_model)))  # same start per seed
-        gain = tf.fill(shape, np.float32(math.sqrt(d_k)))
-        history = _train(
+        w = [np.concatenate(init_weights(s, d_model, d_k, dtype=dtype)).T for s in seeds]
+        w = tf.constant(np.broadcast_to(np.stack(w), (*shape, d_k, 2 * d_model)))  # per seed
+        gain = tf.fill(shape, tf.constant(math.sqrt(d_k), dtype))
+        history = _trainer(dtype)(
             w, gain, pool_keys, pool_queries, pool_targets, batches, masks, hyper, adam
         )
         curves.append(np.transpose(history.numpy().astype(np.float64), (1, 2, 3, 0)))
@@ -350,6 +386,7 @@ def run_grid(
         ("d_model", d_model),
         ("noise", noise),
         ("readout", readout),
+        ("dtype", dtype),
     ):
         result[name] = np.asarray(value)
     return result

@@ -130,6 +130,24 @@ def test_seeds_share_data_and_weights_across_scalings():
     assert np.std(w_q) == pytest.approx(1 / 4, rel=0.15)
 
 
+def test_held_out_examples_are_not_in_the_training_pool():
+    pool = training.make_task(0)
+    held = training.make_task(0, pool=64, held_out=True)
+    assert held["keys"].shape == (64, N, 16)
+    trained = {row.tobytes() for row in pool["queries"]}
+    assert not any(row.tobytes() in trained for row in held["queries"])
+
+
+def test_float64_runs_the_same_model_in_double_precision():
+    small = {"dks": (16,), "scalings": ("sqrt",), "seeds": (0,), "steps": 20}
+    single, double = training.run_grid(**small), training.run_grid(**small, dtype="float64")
+    assert str(double["dtype"]) == "float64" and str(single["dtype"]) == "float32"
+    assert training.init_weights(0, 16, 16, dtype="float64")[0].dtype == np.float64
+    # a stable run: the two precisions agree to float32 rounding, but not bit for bit
+    assert np.allclose(single["loss"], double["loss"], rtol=1e-4)
+    assert not np.array_equal(single["loss"], double["loss"])
+
+
 @pytest.mark.parametrize(
     ("kwargs", "error", "match"),
     [
@@ -151,6 +169,7 @@ def test_seeds_share_data_and_weights_across_scalings():
         ({"noise": -1.0}, ValueError, "noise"),
         ({"readout": 0.0}, ValueError, "readout"),
         ({"d_model": True}, TypeError, "d_model"),
+        ({"dtype": "float16"}, ValueError, r"dtype.*'float32', 'float64'"),
     ],
 )
 def test_bad_arguments_name_the_argument(kwargs, error, match):

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from itertools import pairwise
 
 from attention_explained import settings
 from attention_explained.content import data
-from attention_explained.content.registry import Number, claim, numbers
+from attention_explained.content.registry import (
+    Number,
+    attach_seed_ranges,
+    claim,
+    numbers,
+    one_seed,
+)
 
 AFTER_SPECS = {  # by the second part of the name
     "final_loss": ".2f",
@@ -33,9 +40,25 @@ def _after_numbers(out: dict[str, str]) -> None:
     """After training (docs/after-training.md): the AdamW learning-rate sweep and the spread."""
     from attention_explained import after_training
 
-    for name, value in after_training.summary(data.after_training()).items():
+    result = data.after_training()
+    for name, value in after_training.summary(result).items():
         spec = AFTER_SPECS.get(name.split(".")[1], "g")
         out[name] = value if isinstance(value, str) else Number(value, spec)
+    # every seed-dependent number prints as its range over the seeds
+    axes = {name: -2 for name in after_training.CURVES}  # [d_k, scaling, lr, seed, step]
+    for when in ("init", "final"):
+        axes |= {f"spread_{p}_{when}": -1 for p in after_training.PROBES}  # [.., seed]
+    per_seed = [
+        after_training.summary(one_seed(result, j, axes)) for j in range(len(result["seed"]))
+    ]
+    attach_seed_ranges(
+        out,
+        [
+            {k: Number(v, AFTER_SPECS.get(k.split(".")[1], "g")) for k, v in p.items()}
+            for p in per_seed
+        ],
+        keep=(".best_lr.",),  # the best rate of the median curve, which the claims read
+    )
     out["after.final_window"] = str(settings.AFTER_FINAL)
     out["after.low_lr"] = Number(settings.AFTER_LOW_LR, "g")  # the max-logit figure's low rate
 
@@ -44,6 +67,7 @@ def _after_numbers(out: dict[str, str]) -> None:
 _LRS = [f"lr{lr:g}" for lr in settings.AFTER_LEARNING_RATES]
 _TOP, _LOW = _LRS[-1], _LRS[0]
 _DK_SMALL, _DK_LARGE = min(settings.AFTER_SWEEP_DKS), max(settings.AFTER_SWEEP_DKS)
+_SPREAD = [f"d{dk}" for dk in settings.AFTER_SPREAD_DKS]
 
 
 def _over_best(v: Mapping[str, float], dk: int, scaling: str, lr: str) -> float:
@@ -150,7 +174,7 @@ def _qknorm_best_at_top(v: Mapping[str, float]) -> bool:
 @claim(
     "after.qknorm_like_sqrt_at_low_lr_small_dk",
     statement="at the smallest d_k, at the two lowest learning rates, QK-norm's final loss is "
-    "within 5% of ÷√d_k's (its g starts at √d_k and moves about η per step)",
+    "within 15% of ÷√d_k's (its g starts at √d_k and moves about η per step)",
     counterexample={f"after.final_loss.d{_DK_SMALL}.qknorm.{_LOW}": 1.0},
 )
 def _qknorm_like_sqrt_low(v: Mapping[str, float]) -> bool:
@@ -160,7 +184,7 @@ def _qknorm_like_sqrt_low(v: Mapping[str, float]) -> bool:
             / v[f"after.final_loss.d{_DK_SMALL}.sqrt.{lr}"]
             - 1
         )
-        < 0.05
+        < 0.15
         for lr in _LRS[:2]
     )
 
@@ -193,11 +217,33 @@ def _low_entropy_good(v: Mapping[str, float]) -> bool:
 
 @claim(
     "after.sqrt_best_lr_lower_at_large_dk",
-    statement="÷√d_k's best learning rate is lower at the larger d_k of the sweep",
+    statement="÷√d_k's best learning rate is lower at the larger d_k of the sweep, and each "
+    "d_k's best rate costs the other d_k more than 15% over its own best loss",
     counterexample={f"after.best_lr.d{_DK_LARGE}.sqrt": 1.0},
 )
 def _sqrt_best_lr_shifts(v: Mapping[str, float]) -> bool:
-    return v[f"after.best_lr.d{_DK_LARGE}.sqrt"] < v[f"after.best_lr.d{_DK_SMALL}.sqrt"]
+    small, large = (v[f"after.best_lr.d{dk}.sqrt"] for dk in (_DK_SMALL, _DK_LARGE))
+    if not large < small:
+        return False
+
+    def cost(dk: int, rate: float) -> float:  # the loss at the grid rate nearest ``rate``
+        near = min(settings.AFTER_LEARNING_RATES, key=lambda r: abs(math.log(r / rate)))
+        return v[f"after.final_loss.d{dk}.sqrt.lr{near:g}"] / v[f"after.best_loss.d{dk}.sqrt"]
+
+    return cost(_DK_LARGE, small) > 1.15 and cost(_DK_SMALL, large) > 1.15
+
+
+@claim(
+    "after.sqrt_logits_larger_at_large_dk",
+    statement="at every learning rate of the sweep the largest ÷√d_k logit during training is "
+    "larger at the larger d_k than at the smaller one",
+    counterexample={f"after.max_logit.d{_DK_LARGE}.sqrt.{_LOW}": 1.0},
+)
+def _sqrt_logits_larger(v: Mapping[str, float]) -> bool:
+    return all(
+        v[f"after.max_logit.d{_DK_LARGE}.sqrt.{lr}"] > v[f"after.max_logit.d{_DK_SMALL}.sqrt.{lr}"]
+        for lr in _LRS
+    )
 
 
 @claim(
@@ -222,15 +268,18 @@ def _sqrt_spread_grows(v: Mapping[str, float]) -> bool:
 
 @claim(
     "after.mup_spread_flat_after_training",
-    statement="after training with ÷d_k the logit std is flat in d_k (|slope| < 0.1), while "
-    "the same q·k divided by √d_k grows like √d_k (slope within 0.4–0.6)",
-    counterexample={"after.slope.mup.final": 0.3},
+    statement="after training with ÷d_k the logit std is flat in d_k (|slope| < 0.1), so q·k "
+    "itself grows like d_k; the mechanism: its matched cosine is above 0.5 at every d_k and "
+    "varies by less than 0.05 across them (the same share of aligned terms at every width)",
+    counterexample={f"after.cos_final.{_SPREAD[0]}.mup": 0.6},
 )
 def _mup_flat(v: Mapping[str, float]) -> bool:
-    return abs(v["after.slope.mup.final"]) < 0.1 and 0.4 < v["after.slope.mup_as_sqrt.final"] < 0.6
-
-
-_SPREAD = [f"d{dk}" for dk in settings.AFTER_SPREAD_DKS]
+    cosines = [v[f"after.cos_final.{d}.mup"] for d in _SPREAD]
+    return (
+        abs(v["after.slope.mup.final"]) < 0.1
+        and min(cosines) > 0.5
+        and max(cosines) - min(cosines) < 0.05
+    )
 
 
 @claim(

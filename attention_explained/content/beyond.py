@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from attention_explained import runs
 from attention_explained.content.registry import Number, claim, numbers
 from attention_explained.settings import LENGTH
 from attention_explained.settings import PROSE_SEEDS as SEEDS
@@ -20,7 +21,7 @@ def _beyond_numbers(out: dict[str, str]) -> None:
 
     dim, cap = 1024, BEYOND_CAP
     capped = []
-    for seed in SEEDS:
+    for seed in runs.current().seeds(SEEDS):
         z = make_dot_product_tensor(LENGTH, dim, seed=seed).numpy().astype(np.float64)
         z = cap * np.tanh(z / cap)
         weights = np.exp(z - z.max(axis=-1, keepdims=True))

@@ -1,18 +1,24 @@
 """The experiments' data that figures and page numbers share, computed once per process.
 
 Figures draw it and the page modules quote it, so a figure and the sentence beside it read the
-same run. Public: figures, content modules, the worker and the tests import it by name.
+same run. Each function reads :func:`attention_explained.runs.current`: the build's run,
+or the independent rerun of ``claims --rerun`` (experiment seeds shifted, float64); seeded
+illustrations (the heatmap sample) keep their seed, since the pages describe that sample.
+Public: figures, content modules, the worker and the tests import it by name.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 from functools import lru_cache
 
 import numpy as np
 
+from attention_explained import runs
 from attention_explained.settings import (  # figures read these from here too
+    AFTER_SEEDS,
     HEATMAP_DIMS,
     HEATMAP_SEED,
     LENGTH,
@@ -21,12 +27,26 @@ from attention_explained.settings import (  # figures read these from here too
     SWEEP_SEEDS,
     TRAINING_ADAM_DKS,
     TRAINING_EVERY,
+    TRAINING_SEEDS,
     TRAINING_SMOOTH,
 )
 
 
-@lru_cache(maxsize=1)
-def heatmaps() -> dict:
+def per_run(compute):
+    """Cache ``compute(run)`` for each run; the result is called with no arguments and
+    computes for :func:`attention_explained.runs.current` (``cache_info`` counts both runs)."""
+    cached = lru_cache(maxsize=2)(compute)
+
+    @functools.wraps(compute)
+    def for_current_run():
+        return cached(runs.current())
+
+    for_current_run.cache_info, for_current_run.cache_clear = cached.cache_info, cached.cache_clear
+    return for_current_run
+
+
+@per_run
+def heatmaps(run: runs.Run) -> dict:
     """Softmax weights of the note's experiment, with each panel's mean max weight and entropy."""
     from attention_explained import attention_entropy, make_dot_product_tensor, max_weight
     from attention_explained._tf import tf
@@ -34,7 +54,7 @@ def heatmaps() -> dict:
 
     panels = {}
     for dim in HEATMAP_DIMS:
-        raw = make_dot_product_tensor(LENGTH, dim, seed=HEATMAP_SEED)
+        raw = make_dot_product_tensor(LENGTH, dim, seed=HEATMAP_SEED, dtype=run.dtype)
         for scale in SCALES:
             weights = tf.nn.softmax(raw * scale_factor(scale, dim), axis=-1)
             panels[dim, scale] = {
@@ -47,11 +67,12 @@ def heatmaps() -> dict:
     return panels
 
 
-@lru_cache(maxsize=1)
-def sweep() -> dict[str, np.ndarray]:
+@per_run
+def sweep(run: runs.Run) -> dict[str, np.ndarray]:
     from attention_explained import saturation_sweep
 
-    return saturation_sweep(SWEEP_DIMS, length=LENGTH, seeds=SWEEP_SEEDS, scales=SCALES)
+    seeds = run.seeds(SWEEP_SEEDS)
+    return saturation_sweep(SWEEP_DIMS, length=LENGTH, seeds=seeds, scales=SCALES, dtype=run.dtype)
 
 
 def sweep_series(data: dict[str, np.ndarray], scale: str, metric: str):
@@ -72,19 +93,28 @@ def moving_average(curves: np.ndarray, window: int = TRAINING_SMOOTH) -> np.ndar
     return (total - before) / width
 
 
-@lru_cache(maxsize=4)
 def logit_variances(dims: tuple[int, ...], seeds: tuple[int, ...]) -> dict[str, np.ndarray]:
     """Sample variance and std of the note's q·k entries at each width, pooled over ``seeds``.
 
     ``raw``/``std`` are unscaled, ``scaled`` is after ÷√d, ``theory`` is 9d. The logit-variance
     figure plots them; the scaled-dot-product page and the figures' claims quote them.
+    ``seeds`` are the build's; the current run shifts them and sets the precision.
     """
+    run = runs.current()
+    return _logit_variances(tuple(dims), run.seeds(seeds), run.dtype)
+
+
+@lru_cache(maxsize=32)
+def _logit_variances(dims: tuple[int, ...], seeds: tuple[int, ...], dtype: str) -> dict:
     from attention_explained import logit_variance, make_dot_product_tensor
 
     raw, scaled, std = [], [], []
     for dim in dims:
         entries = np.concatenate(
-            [make_dot_product_tensor(LENGTH, int(dim), seed=s).numpy().ravel() for s in seeds]
+            [
+                make_dot_product_tensor(LENGTH, int(dim), seed=s, dtype=dtype).numpy().ravel()
+                for s in seeds
+            ]
         )
         raw.append(entries.var())
         scaled.append((entries / math.sqrt(dim)).var())
@@ -111,13 +141,17 @@ def _log_run(name: str) -> None:
             log.write(name + "\n")
 
 
-@lru_cache(maxsize=1)
-def training() -> dict[str, dict[str, np.ndarray]]:
+@per_run
+def training(run: runs.Run) -> dict[str, dict[str, np.ndarray]]:
     """The training comparison, run once per process: the SGD grid and Adam at d_k = 1024."""
     from attention_explained.training import run_grid
 
     _log_run("training")
-    return {"sgd": run_grid(), "adam": run_grid(dks=TRAINING_ADAM_DKS, optimizer="adam")}
+    seeds, dtype = run.seeds(TRAINING_SEEDS), run.dtype
+    return {
+        "sgd": run_grid(seeds=seeds, dtype=dtype),
+        "adam": run_grid(dks=TRAINING_ADAM_DKS, optimizer="adam", seeds=seeds, dtype=dtype),
+    }
 
 
 def training_band(runs: dict[str, np.ndarray], metric: str, dk: int, scaling: str, *, log=False):
@@ -141,10 +175,10 @@ def training_band(runs: dict[str, np.ndarray], metric: str, dk: int, scaling: st
     return runs["step"][keep], np.median(smooth, axis=0), smooth.min(axis=0), smooth.max(axis=0)
 
 
-@lru_cache(maxsize=1)
-def after_training() -> dict[str, np.ndarray]:
+@per_run
+def after_training(run: runs.Run) -> dict[str, np.ndarray]:
     """Both after-training experiments (LR sweep and spread), run once per process."""
-    from attention_explained.after_training import run
+    from attention_explained.after_training import run as run_after
 
     _log_run("after-training")
-    return run()
+    return run_after(seeds=run.seeds(AFTER_SEEDS), dtype=run.dtype)

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from attention_explained.content.figures import scaled_gradient_flat
 from attention_explained.content.registry import claim
-from attention_explained.content.shared import close
 from attention_explained.settings import PROSE_DIMS as WIDTHS
 
 
 @claim(
     "gradients.unscaled_jacobian_tenfold_smaller",
-    statement="unscaled at d = 1024 the mean ‖J‖_F is less than a tenth of its value after ÷√d",
+    statement="unscaled at d = 1024 the mean ‖J‖_F is less than a seventh of its value after ÷√d",
     counterexample={"sweep.jacobian_fro.d1024.none": 0.1},
 )
 def _jacobian_tenfold(v: Mapping[str, float]) -> bool:
-    return 10 * v["sweep.jacobian_fro.d1024.none"] < v["sweep.jacobian_fro.d1024.sqrt"]
+    return 7 * v["sweep.jacobian_fro.d1024.none"] < v["sweep.jacobian_fro.d1024.sqrt"]
 
 
 @claim(
@@ -32,14 +32,11 @@ def _sharper_larger(v: Mapping[str, float]) -> bool:
 @claim(
     "gradients.unscaled_collapses_scaled_flat",
     statement="unscaled, ‖J‖_F and ‖∂L/∂z‖ fall more than fivefold from d = 10 to d = 1024; "
-    "after ÷√d or ÷(3√d) both stay within 25%",
-    counterexample={"sweep.grad_norm.d1024.sqrt": 0.001},
+    "after ÷√d or ÷(3√d) both stay within 30% over the whole plotted range (d = 1 to 4096)",
+    counterexample={"figures.sweep_spread.jacobian_fro.unit.all": 0.5},
 )
 def _collapse_flat(v: Mapping[str, float]) -> bool:
     for metric in ("jacobian_fro", "grad_norm"):
         if not v[f"sweep.{metric}.d1024.none"] * 5 < v[f"sweep.{metric}.d10.none"]:
             return False
-        for s in ("sqrt", "unit"):
-            if not close(v[f"sweep.{metric}.d1024.{s}"], v[f"sweep.{metric}.d10.{s}"], 0.25):
-                return False
-    return True
+    return scaled_gradient_flat(v)

@@ -33,8 +33,9 @@ def _example_numbers(out: dict[str, str]) -> None:
     """
     from attention_explained import make_dot_product_tensor, softmax_jacobian
 
-    raw = make_dot_product_tensor(LENGTH, EXAMPLE_DIM, seed=HEATMAP_SEED).numpy()[EXAMPLE_ROW]
-    raw = raw.astype(np.float64)
+    # float64 in every run: one sample's logits, quoted to 0.1, must not move with rounding
+    raw = make_dot_product_tensor(LENGTH, EXAMPLE_DIM, seed=HEATMAP_SEED, dtype="float64")
+    raw = raw.numpy()[EXAMPLE_ROW]
     order = np.argsort(-raw)
     out["example.dim"] = str(EXAMPLE_DIM)
     out["example.row"] = str(EXAMPLE_ROW)

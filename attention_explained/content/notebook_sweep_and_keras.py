@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from attention_explained import runs
 from attention_explained.content.registry import Number, claim, numbers
 
 NOTEBOOK_SWEEP_DIMS = (4, 64, 1024)  # docs/notebooks/sweep-and-keras.md, its first code cell
@@ -24,7 +25,10 @@ def _notebook_numbers(out: dict[str, str]) -> None:
 
     from attention_explained import saturation_sweep
 
-    table = saturation_sweep(list(NOTEBOOK_SWEEP_DIMS), seeds=NOTEBOOK_SWEEP_SEEDS)
+    run = runs.current()
+    table = saturation_sweep(
+        list(NOTEBOOK_SWEEP_DIMS), seeds=run.seeds(NOTEBOOK_SWEEP_SEEDS), dtype=run.dtype
+    )
     metrics = ("logit_std", "entropy", "max_weight", "jacobian_fro", "grad_norm")
     for i, (dim, scale) in enumerate(zip(table["dim"], table["scale"], strict=True)):
         for metric in metrics:

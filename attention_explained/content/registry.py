@@ -9,6 +9,7 @@ Content layer: imports neither matplotlib nor MkDocs (the producers import Tenso
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -24,11 +25,70 @@ class Number(str):
     """A number as the prose prints it, keeping the value it was printed from (for claims)."""
 
     value: float
+    spec: str
 
     def __new__(cls, value: float, spec: str) -> Number:
         text = super().__new__(cls, format(value, spec).replace("-", MINUS))
-        text.value = float(value)
+        text.value, text.spec = float(value), spec
         return text
+
+
+class Spread(Number):
+    """A number measured on several seeds, printed as its range over them ("0.50–0.62").
+
+    Its ``value`` (what the claims read) is still the number the page's sentence is about,
+    e.g. the median over seeds; ``low`` and ``high`` are the smallest and largest single-seed
+    values. Pages print ranges because a rerun on other seeds moves these numbers by more
+    than their last digit (tests/test_claims_rerun.py).
+    """
+
+    low: float
+    high: float
+
+    def __new__(cls, value: float, low: float, high: float, spec: str) -> Spread:
+        lo, hi = format(low, spec), format(high, spec)
+        text = lo if lo == hi else (f"{lo}–{hi}" if low >= 0 else f"{lo} – {hi}")
+        spread = str.__new__(cls, text.replace("-", MINUS))
+        spread.value, spread.spec = float(value), spec
+        spread.low, spread.high = float(low), float(high)
+        return spread
+
+
+def one_seed(result: dict, j: int, axes: Mapping[str, int]) -> dict:
+    """``result`` with only its ``j``-th seed: ``axes`` names each per-seed array's seed axis."""
+    import numpy as np
+
+    out = dict(result)
+    out["seed"] = result["seed"][j : j + 1]
+    for name, axis in axes.items():
+        out[name] = np.take(result[name], [j], axis=axis)
+    return out
+
+
+def attach_seed_ranges(
+    out: dict[str, str], per_seed: list[dict[str, str]], keep: tuple[str, ...] = ()
+) -> None:
+    """Turn every number of ``out`` into a :class:`Spread` over the single-seed ``per_seed``.
+
+    Names containing a part in ``keep`` stay single numbers (a grid point the median curve
+    picks, say, where a range of single-seed picks would describe another quantity).
+    """
+    for name, text in out.items():
+        if not isinstance(text, Number) or any(part in name for part in keep):
+            continue
+        seeds = [p[name].value for p in per_seed if isinstance(p.get(name), Number)]
+        finite = [v for v in seeds if math.isfinite(v)]
+        if len(finite) == len(per_seed):  # a range, even when every seed gave the same
+            out[name] = Spread(text.value, min(finite), max(finite), text.spec)
+
+
+def per_seed_ranges(produce, out: dict[str, str], seeds: tuple[int, ...]) -> None:
+    """``produce(out, seeds)`` on all seeds, then as ranges over the seeds one by one."""
+    produce(out, seeds)
+    parts: list[dict[str, str]] = [{} for _ in seeds]
+    for part, seed in zip(parts, seeds, strict=True):
+        produce(part, (seed,))
+    attach_seed_ranges(out, parts)
 
 
 _PRODUCERS: list[Producer] = []
@@ -64,9 +124,16 @@ def load_pages() -> None:
     )
 
 
-@cache
 def measure() -> dict[str, str]:
-    """Every registered number, by name (sorted), run once per process."""
+    """Every registered number, by name (sorted), run once per process and per run: the
+    build's, or the independent rerun's (:mod:`attention_explained.runs`)."""
+    from attention_explained import runs
+
+    return _measure(runs.current())
+
+
+@cache
+def _measure(run) -> dict[str, str]:
     load_pages()
     out: dict[str, str] = {}
     for produce in _PRODUCERS:
@@ -77,6 +144,9 @@ def measure() -> dict[str, str]:
             raise ValueError(f"{produce.__module__}.{produce.__qualname__} redefines {clash}")
         out |= part
     return dict(sorted(out.items()))
+
+
+measure.cache_clear = _measure.cache_clear  # type: ignore[attr-defined]  # both runs
 
 
 def compute() -> dict[str, str]:

@@ -7,7 +7,9 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from attention_explained import runs
 from attention_explained.content import data
+from attention_explained.content.figures import scaled_flat_from_16
 from attention_explained.content.registry import Number, claim, numbers
 from attention_explained.settings import LENGTH, SCALES, SELF_ATTENTION_DIM, SELF_ATTENTION_SEED
 from attention_explained.settings import PROSE_DIMS as WIDTHS
@@ -35,7 +37,7 @@ def _self_attention_numbers(out: dict[str, str]) -> None:
     from attention_explained.tensors import uniform_pair
 
     dim = SELF_ATTENTION_DIM
-    x, _ = uniform_pair(LENGTH, dim, seed=SELF_ATTENTION_SEED)
+    x, _ = uniform_pair(LENGTH, dim, seed=SELF_ATTENTION_SEED, dtype=runs.current().dtype)
     scaled = (tf.linalg.matmul(x, x, transpose_b=True) / math.sqrt(dim)).numpy()
     off = scaled[~np.eye(LENGTH, dtype=bool)]
     weights = tf.nn.softmax(scaled, axis=-1).numpy()
@@ -152,3 +154,14 @@ def _sqrt_peaked(v: Mapping[str, float]) -> bool:
 def _self_diagonal(v: Mapping[str, float]) -> bool:
     ratio = v["self.diag_scaled.d1024"] / v["self.offdiag_std_scaled.d1024"]
     return 25 <= ratio <= 40 and v["self.diag_weight.d1024"] > 0.99
+
+
+@claim(
+    "saturation.scaled_curves_flat_from_16",
+    statement="in the saturation figure, ÷√d and ÷(3√d) entropy and max weight stay within 15% "
+    "over every plotted d from 16 to 4096, and ÷√d's entropy at the smallest d is more than "
+    "15% above that range (it still changes with d there)",
+    counterexample={"figures.sweep_small_d_rise.entropy.sqrt": 0.01},
+)
+def _scaled_curves_flat(v: Mapping[str, float]) -> bool:
+    return scaled_flat_from_16(v)

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from attention_explained import runs
 from attention_explained.content.registry import Number, claim, numbers
 from attention_explained.content.shared import close
 from attention_explained.settings import PROSE_DIMS as WIDTHS
@@ -19,7 +20,9 @@ def _temperature_numbers(out: dict[str, str]) -> None:
     """Largest weight and its key in the temperature figure, at τ = 1, √d_k/4, √d_k, 3√d_k."""
     from attention_explained import make_dot_product_tensor
 
-    logits = make_dot_product_tensor(TEMPERATURE_KEYS, TEMPERATURE_DK, seed=TEMPERATURE_SEED)
+    logits = make_dot_product_tensor(
+        TEMPERATURE_KEYS, TEMPERATURE_DK, seed=TEMPERATURE_SEED, dtype=runs.current().dtype
+    )
     row = logits.numpy()[0].astype(np.float64)
     root = math.sqrt(TEMPERATURE_DK)
     for name, tau in (("1", 1.0), ("quarter", root / 4), ("sqrt", root), ("unit", 3 * root)):

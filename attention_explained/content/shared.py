@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import math
 
+from attention_explained import runs
 from attention_explained.content import data
-from attention_explained.content.registry import Number, numbers
+from attention_explained.content.registry import Number, numbers, per_seed_ranges
 from attention_explained.settings import LENGTH, SCALES
 from attention_explained.settings import PROSE_DIMS as DIMS
 from attention_explained.settings import PROSE_SEEDS as SEEDS
@@ -31,9 +32,15 @@ def _basics(out: dict[str, str]) -> None:
 
 @numbers
 def _sweep_numbers(out: dict[str, str]) -> None:
+    """The sweep at the prose's widths: means over the seeds, printed as ranges over them."""
+    per_seed_ranges(_sweep_numbers_of, out, runs.current().seeds(SEEDS))
+
+
+def _sweep_numbers_of(out: dict[str, str], seeds: tuple[int, ...]) -> None:
     from attention_explained import saturation_sweep
 
-    table = saturation_sweep(DIMS, length=LENGTH, seeds=SEEDS, scales=SCALES)
+    dtype = runs.current().dtype
+    table = saturation_sweep(DIMS, length=LENGTH, seeds=seeds, scales=SCALES, dtype=dtype)
     specs = {
         "logit_std": ".2f",
         "entropy": ".2f",
@@ -48,7 +55,12 @@ def _sweep_numbers(out: dict[str, str]) -> None:
 
 @numbers
 def _variance_numbers(out: dict[str, str]) -> None:
-    measured = data.logit_variances(DIMS, SEEDS)
+    """The logits' variance pooled over the seeds, printed as ranges over the seeds."""
+    per_seed_ranges(_variance_numbers_of, out, SEEDS)
+
+
+def _variance_numbers_of(out: dict[str, str], seeds: tuple[int, ...]) -> None:
+    measured = data.logit_variances(DIMS, seeds)  # the current run shifts the seeds
     for i, dim in enumerate(DIMS):
         out[f"variance.measured.d{dim}"] = Number(measured["raw"][i], ".0f")
         out[f"variance.measured_sqrt.d{dim}"] = Number(measured["scaled"][i], ".2f")

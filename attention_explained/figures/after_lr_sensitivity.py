@@ -16,14 +16,14 @@ STRINGS = {
         "ko": "두 패널(헤드 차원 d_k가 작을 때와 클 때)에 학습률(로그 축)에 따른 최종 "
         "손실을 스케일링 방식마다 그렸다. ÷√d_k와 스케일링 없음은 좋은 학습률 구간이 "
         "좁은 U자 모양이고, 학습률이 높으면 손실이 크게 오른다. d_k가 크면 ÷√d_k의 "
-        "좋은 구간이 더 낮은 학습률 쪽으로 옮겨 간다. QK 정규화는 가장 낮은 학습률에서는 "
+        "가장 좋은 학습률이 한 단계 낮다. QK 정규화는 가장 낮은 학습률에서는 "
         "다른 방식처럼 덜 학습되지만, 가장 높은 학습률까지 손실이 낮게 유지되어 그곳에서 "
         "두 방식보다 낮다.",
         "en": "Two panels (a small and a large head dimension d_k) of the final loss "
         "against the learning rate (log axis) for each scaling. ÷√d_k and no scaling "
         "make a U with a narrow range of good learning rates, and their loss shoots up "
-        "at high rates; at the larger d_k the good range of ÷√d_k moves to lower "
-        "rates. QK-norm is under-trained at the lowest rate like the others, but stays "
+        "at high rates; at the larger d_k the best rate of ÷√d_k is one grid step "
+        "lower. QK-norm is under-trained at the lowest rate like the others, but stays "
         "low up to the highest rate, where it ends below both.",
     },
     "panel": {"ko": "dₖ = {d}", "en": "dₖ = {d}"},

@@ -67,6 +67,12 @@ def one_row() -> dict:
     }
 
 
+ALT_CLAIMS = (
+    "scaled-dot-product.temperature_panels",
+    "scaled-dot-product.temperature_same_top_key",
+)
+
+
 @figure(ID, description="One row of attention weights under several temperatures τ", data=one_row)
 def draw(data, lang: str, theme: str):
     weights, labels = data["weights"], data["labels"]

@@ -1,0 +1,89 @@
+"""The independent rerun: every claim holds on it, and every printed number survives it.
+
+``python -m attention_explained claims --rerun`` recomputes every experiment with seeds
+disjoint from the build's and in float64 instead of float32 (attention_explained/runs.py).
+A sentence about a measured result must hold there too, and a number a page prints must not
+claim more precision than the experiment has: printed alone, it must read the same on the
+rerun; where the seeds move it, the page prints its range over the seeds (smallest to
+largest single-seed value). Slow (every experiment twice): marked ``grid``, so ``make test``
+runs it and ``make test-fast`` leaves it out.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from site_build import DOCS
+
+from attention_explained import runs, settings
+from attention_explained.content import data, registry
+
+pytestmark = pytest.mark.grid  # every experiment, twice: the build and the rerun
+
+PLACEHOLDER = re.compile(r"\{\{ae:([^}]+)\}\}")
+
+
+@pytest.fixture(scope="module")
+def build() -> dict:
+    with runs.using(runs.BUILD):
+        return {"text": registry.measure(), "values": registry.values()}
+
+
+@pytest.fixture(scope="module")
+def rerun() -> dict:
+    with runs.using(runs.RERUN):
+        return {
+            "text": registry.measure(),
+            "values": registry.values(),
+            "training": data.training(),
+            "after": data.after_training(),
+            "sweep_seeds": runs.RERUN.seeds(settings.SWEEP_SEEDS),
+        }
+
+
+def printed_names() -> set[str]:
+    """Every number a page or notebook prints."""
+    pages = [*DOCS.glob("*.md"), *DOCS.glob("notebooks/*.md")]
+    return {name for page in pages for name in PLACEHOLDER.findall(page.read_text("utf-8"))}
+
+
+def test_the_rerun_shares_no_seed_with_the_build_and_runs_in_float64(rerun):
+    build_seeds = {*settings.TRAINING_SEEDS, *settings.AFTER_SEEDS, *settings.SWEEP_SEEDS}
+    for grid in rerun["training"].values():
+        assert not set(grid["seed"].tolist()) & build_seeds
+        assert str(grid["dtype"]) == "float64"
+    assert not set(rerun["after"]["seed"].tolist()) & build_seeds
+    assert str(rerun["after"]["dtype"]) == "float64"
+    assert not set(rerun["sweep_seeds"]) & build_seeds
+
+
+def test_every_claim_holds_on_the_rerun(rerun):
+    failing = {
+        name: registry.evaluate(name, rerun["values"]).explain()
+        for name in registry.registered()
+        if not registry.evaluate(name, rerun["values"]).holds
+    }
+    assert not failing, failing
+
+
+def test_printed_numbers_are_ranges_where_the_rerun_moves_them(build, rerun):
+    moved = []
+    for name in sorted(printed_names()):
+        old, new = build["text"].get(name), rerun["text"].get(name)
+        assert old is not None and new is not None, f"{name} is printed but not computed"
+        if str(old) != str(new) and not isinstance(old, registry.Spread):
+            moved.append(f"{name}: build {old}, rerun {new}")
+    assert not moved, "printed alone but the rerun prints another value: " + "; ".join(moved)
+
+
+def test_the_claims_command_fails_when_a_claim_fails_on_the_rerun(rerun, monkeypatch, capsys):
+    from attention_explained import cli
+
+    name = "training.unscaled_still_falling"
+    broken = {**rerun["values"], **registry.registered()[name].counterexample}
+    monkeypatch.setattr(registry, "values", lambda: broken)
+    assert cli.main(["claims", "--rerun"]) == 1
+    out = capsys.readouterr().out
+    assert "# run: rerun (seeds shifted by 1000, float64)" in out
+    assert f"{name}  FAILS" in out and f"failing: {name}" in out
