@@ -8,6 +8,8 @@ import re
 import pytest
 from site_build import LANGS
 
+pytestmark = pytest.mark.site
+
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
 TAG = re.compile(r"<[^>]+>")
 ACTIVE_LINK = re.compile(
