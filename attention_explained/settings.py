@@ -115,3 +115,9 @@ AFTER_SPREAD_SCALINGS = ("sqrt", "mup")
 AFTER_SPREAD_LR = 1e-2
 AFTER_FINAL = 20  # "final" = mean of a seed's last 20 steps, then the median over seeds
 AFTER_LOW_LR = 1e-2  # the "low" learning rate of the largest-logit figure (the high one: max)
+
+# -- the home page's pencil-sized example (docs/index.md) ---------------------------------------
+# One query and three keys at d_k = 4 with small integer components, so a reader can redo
+# every logit, weight and p(1 − p) by hand (√4 = 2); the raw logits are 8, 4 and 0.
+PENCIL_QUERY = (2, 1, 0, 1)
+PENCIL_KEYS = ((2, 2, 1, 2), (1, 1, 2, 1), (1, -1, 1, -1))

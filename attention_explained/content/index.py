@@ -1,4 +1,4 @@
-"""The home page (docs/index.md, index.en.md): the worked example, one row at d = 1024."""
+"""The home page (docs/index.md, index.en.md): the pencil-sized example, one row at d = 1024."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from attention_explained.content.registry import Number, claim, numbers
-from attention_explained.settings import HEATMAP_SEED, LENGTH
+from attention_explained.settings import HEATMAP_SEED, LENGTH, PENCIL_KEYS, PENCIL_QUERY
 from attention_explained.settings import PROSE_DIMS as WIDTHS
 
 EXAMPLE_DIM = 1024  # the note's large width
@@ -112,4 +112,66 @@ def _pattern_over_seeds(v: Mapping[str, float]) -> bool:
         v["sweep.max_weight.d1024.none"] > 0.95
         and all(0.4 < v[f"sweep.max_weight.d{d}.sqrt"] < 0.8 for d in WIDTHS)
         and all(v[f"sweep.entropy.d{d}.unit"] > 0.8 * v["theory.log_n"] for d in WIDTHS)
+    )
+
+
+# -- the pencil-sized example: one query, three keys, d_k = 4 -------------------------------
+
+PENCIL_KEY_NUMBERS = tuple(range(1, len(PENCIL_KEYS) + 1))  # keys are numbered from 1
+
+
+@numbers
+def _pencil_numbers(out: dict[str, str]) -> None:
+    """The home page's first example, small enough to redo by hand: raw and ÷√d_k.
+
+    The vectors are ``settings.PENCIL_QUERY`` and ``PENCIL_KEYS``; the weights come from the
+    package's own attention (identity values, so the output row is the weight row).
+    """
+    from attention_explained import scaled_dot_product_attention
+
+    query = np.array([PENCIL_QUERY], dtype=np.float64)
+    keys = np.array(PENCIL_KEYS, dtype=np.float64)
+    d_k = query.shape[1]
+    out["index.pencil.dk"] = str(d_k)
+    out["index.pencil.sqrt_dk"] = Number(math.sqrt(d_k), "g")
+    for i, component in enumerate(PENCIL_QUERY, 1):
+        out[f"index.pencil.q.c{i}"] = Number(component, "d")
+    for j, key in zip(PENCIL_KEY_NUMBERS, PENCIL_KEYS, strict=True):
+        for i, component in enumerate(key, 1):
+            out[f"index.pencil.k{j}.c{i}"] = Number(component, "d")
+    for scale in ("none", "sqrt"):
+        _, weights = scaled_dot_product_attention(query, keys, np.eye(len(keys)), scale=scale)
+        weights = weights.numpy()[0]
+        logits = (keys @ query[0]) * (1.0 if scale == "none" else 1.0 / math.sqrt(d_k))
+        out[f"index.pencil.exp_sum.{scale}"] = Number(float(np.exp(logits).sum()), ".1f")
+        for j, logit, weight in zip(PENCIL_KEY_NUMBERS, logits, weights, strict=True):
+            key = f"k{j}.{scale}"
+            out[f"index.pencil.logit.{key}"] = Number(logit, ".0f" if scale == "none" else ".1f")
+            out[f"index.pencil.exp.{key}"] = Number(float(np.exp(logit)), ".1f")
+            out[f"index.pencil.weight.{key}"] = _small(weight)
+            out[f"index.pencil.slope.{key}"] = _small(weight * (1.0 - weight))
+
+
+@claim(
+    "index.pencil_scaling_lowers_top_weight",
+    statement="in the pencil example ÷√d_k lowers the top key's weight and keeps the keys' order",
+    counterexample={"index.pencil.weight.k1.sqrt": 0.999},
+)
+def _pencil_top_weight(v: Mapping[str, float]) -> bool:
+    rows = [
+        [v[f"index.pencil.weight.k{j}.{s}"] for j in PENCIL_KEY_NUMBERS] for s in ("none", "sqrt")
+    ]
+    kept = all(row == sorted(row, reverse=True) for row in rows)
+    return kept and v["index.pencil.weight.k1.sqrt"] < v["index.pencil.weight.k1.none"]
+
+
+@claim(
+    "index.pencil_slopes_grow",
+    statement="in the pencil example ÷√d_k raises p(1 − p) for every key, towards its 0.25 maximum",
+    counterexample={"index.pencil.slope.k2.sqrt": 0.001},
+)
+def _pencil_slopes(v: Mapping[str, float]) -> bool:
+    return all(
+        v[f"index.pencil.slope.k{j}.none"] < v[f"index.pencil.slope.k{j}.sqrt"] <= 0.25
+        for j in PENCIL_KEY_NUMBERS
     )
