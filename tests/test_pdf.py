@@ -6,14 +6,16 @@ fonts-noto-cjk for screenshots). Checked with pypdf: a sane page count, the cove
 of contents on their pages, Korean text extractable from the Korean edition (so its glyphs are
 embedded with a Unicode map) in NanumGothic, every embedded font one of the edition's own
 (never a system font), every light-theme figure of the site's pages tagged as a Figure with
-its alt text, no dark figure, every display equation of the site's pages there as a formula, and the
-home page's link to each edition resolving.
+its alt text, no dark figure, every display equation of the site's pages there as a formula, the home
+page's link to each edition resolving, and every exercise answer there in full (the folded
+answers print open).
 """
 
 from __future__ import annotations
 
 import os
 import re
+import unicodedata
 from html import unescape
 
 import pytest
@@ -186,3 +188,52 @@ def test_home_pages_link_to_the_editions(built_site, editions):
         assert pdfs, f"{home}: no link to a PDF edition"
         for href in pdfs:
             assert (home.parent / href).resolve().is_file(), f"{home}: {href} does not resolve"
+
+
+def exercise_answers(html: str) -> list[str]:
+    """The longest stretch of plain text (no math) of each folded answer in a page's exercises."""
+    at = html.find('id="exercises"')
+    if at < 0:
+        return []
+    section = html[at:]
+    end = re.search(r'<h2|<div class="footnote"', section[1:])
+    section = section[: end.start() + 1] if end else section
+    answers = []
+    for block in re.findall(r'<details class="success">(.*?)</details>', section, re.S):
+        block = re.sub(r"<summary>.*?</summary>", "", block, flags=re.S)
+        block = re.sub(r"<math.*?</math>", "\0", block, flags=re.S)
+        runs = [
+            " ".join(run.split()) for run in unescape(re.sub(r"<[^>]+>", "", block)).split("\0")
+        ]
+        answers.append(max(runs, key=len))
+    return answers
+
+
+def flat(text: str) -> str:
+    """NFKC (the PDF's ﬁ/ﬀ ligatures) without whitespace (the PDF's line breaks)."""
+    return re.sub(r"\s+", "", unicodedata.normalize("NFKC", text))
+
+
+def test_exercise_answers_are_read_from_the_folds():
+    html = (
+        '<h2 id="exercises">Exercises</h2><p>1. Q</p><details class="success">'
+        "<summary>Solution</summary><p>Short <math><mi>x</mi></math> the longer plain part"
+        '</p></details><h2 id="next">Next</h2><details class="success"><summary>S</summary>'
+        "<p>not an exercise</p></details>"
+    )
+    assert exercise_answers(html) == ["the longer plain part"]
+    assert exercise_answers("<p>no exercises</p>") == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_pdf_prints_every_exercise_answer(built_site, editions, lang):
+    """The folds print open: each answer's text is in the PDF, on every teaching page."""
+    reader = pypdf.PdfReader(str(editions[lang]))
+    text = flat("".join(page.extract_text() for page in reader.pages))
+    pages_with_exercises, missing = 0, []
+    for page in site_pages(built_site, lang):
+        answers = exercise_answers(page.read_text(encoding="utf-8"))
+        pages_with_exercises += bool(answers)
+        missing += [f"{page.parent.name}: {a[:60]}" for a in answers if flat(a) not in text]
+    assert pages_with_exercises >= 7, f"only {pages_with_exercises} pages have exercises"
+    assert not missing, "exercise answers not in the PDF:\n" + "\n".join(missing)
