@@ -6,9 +6,9 @@ fonts-noto-cjk for screenshots). Checked with pypdf: a sane page count, the cove
 of contents on their pages, Korean text extractable from the Korean edition (so its glyphs are
 embedded with a Unicode map) in NanumGothic, every embedded font one of the edition's own
 (never a system font), every light-theme figure of the site's pages tagged as a Figure with
-its alt text, no dark figure, every display equation of the site's pages there as a formula, the home
-page's link to each edition resolving, and every exercise answer there in full (the folded
-answers print open).
+its alt text, no dark figure, every display equation of the site's pages there as a formula,
+the home page's link to each edition resolving, and every exercise answer there in full (the
+folded answers print open).
 """
 
 from __future__ import annotations

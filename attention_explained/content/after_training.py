@@ -366,3 +366,56 @@ def _after_max_logit(v: Mapping[str, float]) -> bool:
     )
     bounded = all(v[f"after.max_logit.d{dk}.qknorm.{lr}"] < 50 for lr in (_FIGURE_LOW, _TOP))
     return runaway and bounded
+
+
+# -- exercises -------------------------------------------------------------------------------
+
+
+@numbers
+def _exercise_numbers(out: dict[str, str]) -> None:
+    """Exercise 1 (how far g moves), 2 (the exponent from two points), 3 (the best-rate ratio)."""
+    from attention_explained import after_training
+
+    summary = after_training.summary(data.after_training())
+    bound = math.sqrt(16) + summary["after.lr_min"] * summary["after.steps"]
+    out["after.exercise.g_bound.d16"] = Number(bound, ".2f")
+    std16, std1024 = (summary[f"after.std_final.d{d}.sqrt"] for d in (16, 1024))
+    slope = math.log(std1024 / std16) / math.log(1024 / 16)
+    out["after.exercise.two_point_slope.sqrt"] = Number(slope, ".2f")
+    ratio = summary["after.best_lr.d16.sqrt"] / summary["after.best_lr.d256.sqrt"]
+    out["after.exercise.best_lr_ratio.sqrt"] = Number(ratio, "g")
+
+
+@claim(
+    "after.exercise.qknorm_under_g_bound",
+    statement="at d_k = 16 and the lowest rate, QK-norm's largest logit stays under "
+    "√16 + η·steps, the most g can grow at about η per step",
+    counterexample={"after.max_logit.d16.qknorm.lr0.001": 6.0},
+)
+def _under_bound(v: Mapping[str, float]) -> bool:
+    bound = v["after.exercise.g_bound.d16"]
+    return abs(bound - (4 + v["after.lr_min"] * v["after.steps"])) < 1e-9 and (
+        v["after.max_logit.d16.qknorm.lr0.001"] <= bound
+    )
+
+
+@claim(
+    "after.exercise.two_point_slope",
+    statement="the exponent from the d_k = 16 and 1024 stds of the ÷√d_k model alone is within "
+    "0.05 of the least-squares fit over all d_k, and between 0 and 0.5",
+    counterexample={"after.exercise.two_point_slope.sqrt": 0.5},
+)
+def _two_point(v: Mapping[str, float]) -> bool:
+    two = v["after.exercise.two_point_slope.sqrt"]
+    return 0 < two < 0.5 and abs(two - v["after.slope.sqrt.final"]) < 0.05
+
+
+@claim(
+    "after.exercise.best_lr_ratio",
+    statement="the ÷√d_k best learning rate at d_k = 16 over that at 256 is within one grid step "
+    "(a factor of 3.5) of the predicted √(256/16) = 4, and above 1",
+    counterexample={"after.exercise.best_lr_ratio.sqrt": 1.0},
+)
+def _best_lr_ratio(v: Mapping[str, float]) -> bool:
+    ratio = v["after.exercise.best_lr_ratio.sqrt"]
+    return ratio > 1 and 4 / 3.5 <= ratio <= 4 * 3.5

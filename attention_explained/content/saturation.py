@@ -11,6 +11,7 @@ from attention_explained import runs
 from attention_explained.content import data
 from attention_explained.content.figures import scaled_flat_from_16
 from attention_explained.content.registry import Number, claim, numbers
+from attention_explained.content.shared import close, row_softmax
 from attention_explained.settings import LENGTH, SCALES, SELF_ATTENTION_DIM, SELF_ATTENTION_SEED
 from attention_explained.settings import PROSE_DIMS as WIDTHS
 
@@ -165,3 +166,57 @@ def _self_diagonal(v: Mapping[str, float]) -> bool:
 )
 def _scaled_curves_flat(v: Mapping[str, float]) -> bool:
     return scaled_flat_from_16(v)
+
+
+# -- exercises -------------------------------------------------------------------------------
+
+EXERCISE_EXPLORER_SEED = 0  # the explorer's defaults: seed 0, n = 30, uniform[−3, 3]
+
+
+@numbers
+def _exercise_numbers(out: dict[str, str]) -> None:
+    """Exercise 3 (the explorer at d = 1024, seed 0) and exercise 4 (X·Xᵀ/√d at d = 16)."""
+    from attention_explained import explorer
+    from attention_explained.tensors import uniform_pair
+
+    for scale in SCALES:
+        stats = explorer.statistics(EXERCISE_EXPLORER_SEED, 1024, LENGTH, scale)
+        for metric in ("max_weight", "entropy"):
+            name = f"saturation.exercise.explorer.{metric}.d1024.{scale}"
+            out[name] = Number(stats[metric], ".3f")  # as the explorer prints it
+    x, _ = uniform_pair(LENGTH, 16, seed=SELF_ATTENTION_SEED)  # d = 1024: the self.* numbers
+    x = np.asarray(x, dtype=np.float64)
+    scaled = x @ x.T / math.sqrt(16)
+    out["saturation.exercise.self.diag_scaled.d16"] = Number(np.diag(scaled).mean(), ".1f")
+    weight = np.diag(row_softmax(scaled)).mean()
+    out["saturation.exercise.self.diag_weight.d16"] = Number(weight, ".3f")
+
+
+@claim(
+    "saturation.exercise.explorer_d1024",
+    statement="in the explorer (seed 0, n = 30, d = 1024) the unscaled rows are one-hot "
+    "(max weight > 0.95, entropy < 0.1), ÷√d is still peaked (max weight > 0.4) and ÷σ²√d "
+    "spreads the weights (entropy > 80% of log n)",
+    counterexample={"saturation.exercise.explorer.max_weight.d1024.none": 0.6},
+)
+def _explorer_d1024(v: Mapping[str, float]) -> bool:
+    mw = {
+        s: v[f"saturation.exercise.explorer.max_weight.d1024.{s}"] for s in ("none", "sqrt", "unit")
+    }
+    return (
+        mw["none"] > 0.95
+        and v["saturation.exercise.explorer.entropy.d1024.none"] < 0.1
+        and mw["none"] > mw["sqrt"] > 0.4 > mw["unit"]
+        and v["saturation.exercise.explorer.entropy.d1024.unit"] > 0.8 * v["theory.log_n"]
+    )
+
+
+@claim(
+    "saturation.exercise.self_weight_grows_with_d",
+    statement="with X·Xᵀ/√d each token already gives itself more than 0.9 of its weight at "
+    "d = 16 (diagonal near 3√16 = 12), and still more at d = 1024",
+    counterexample={"saturation.exercise.self.diag_weight.d16": 0.4},
+)
+def _self_weight(v: Mapping[str, float]) -> bool:
+    w16, w1024 = v["saturation.exercise.self.diag_weight.d16"], v["self.diag_weight.d1024"]
+    return 0.9 < w16 < w1024 and close(v["saturation.exercise.self.diag_scaled.d16"], 12, 0.1)

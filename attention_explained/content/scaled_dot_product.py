@@ -9,8 +9,9 @@ import numpy as np
 
 from attention_explained import runs
 from attention_explained.content.registry import Number, claim, numbers
-from attention_explained.content.shared import close
+from attention_explained.content.shared import close, note_logits, row_means
 from attention_explained.settings import PROSE_DIMS as WIDTHS
+from attention_explained.settings import PROSE_SEEDS as SEEDS
 from attention_explained.settings import TEMPERATURE_D_K as TEMPERATURE_DK
 from attention_explained.settings import TEMPERATURE_KEYS, TEMPERATURE_SEED
 
@@ -66,3 +67,55 @@ def _temperature_panels(v: Mapping[str, float]) -> bool:
 def _temperature_same_key(v: Mapping[str, float]) -> bool:
     keys = {v[f"temperature.top_key.{t}"] for t in ("1", "quarter", "sqrt", "unit")}
     return len(keys) == 1
+
+
+# -- exercises -------------------------------------------------------------------------------
+
+EXERCISE_NARROW = (-1.0, 1.0)  # exercise 2: components from uniform[−1, 1] …
+EXERCISE_NARROW_DIM = 64  # … at d_k = 64
+
+
+@numbers
+def _exercise_numbers(out: dict[str, str]) -> None:
+    """Exercise 2 (uniform[−1, 1] at d_k = 64) and exercise 3 (the note's logits ÷ d)."""
+    from attention_explained.stats import logit_variance
+
+    dim, (low, high) = EXERCISE_NARROW_DIM, EXERCISE_NARROW
+    narrow = np.concatenate([note_logits(dim, s, low, high).ravel() for s in SEEDS])
+    theory = logit_variance(dim, minval=low, maxval=high)
+    out["scaled-dot-product.exercise.narrow.var_theory"] = Number(theory, ".2f")
+    out["scaled-dot-product.exercise.narrow.var_measured"] = Number(narrow.var(), ".2f")
+    spread = (narrow / math.sqrt(dim)).std()
+    out["scaled-dot-product.exercise.narrow.std_sqrt_measured"] = Number(spread, ".3f")
+    by_d = [row_means(note_logits(1024, s) / 1024) for s in SEEDS]
+    weight, entropy = (float(np.mean(column)) for column in zip(*by_d, strict=True))
+    out["scaled-dot-product.exercise.by_d.max_weight.d1024"] = Number(weight, ".3f")
+    out["scaled-dot-product.exercise.by_d.entropy.d1024"] = Number(entropy, ".3f")
+
+
+@claim(
+    "scaled-dot-product.exercise.narrow_variance",
+    statement="for uniform[−1, 1] components at d_k = 64 the measured Var(q·k) is within 5% of "
+    "the derived 64/9, and after ÷√d_k the logit std is within 5% of 1/3",
+    counterexample={"scaled-dot-product.exercise.narrow.var_measured": 9.0},
+)
+def _narrow_variance(v: Mapping[str, float]) -> bool:
+    theory = v["scaled-dot-product.exercise.narrow.var_theory"]
+    return (
+        abs(theory - 64 / 9) < 1e-9
+        and close(v["scaled-dot-product.exercise.narrow.var_measured"], theory, 0.05)
+        and close(v["scaled-dot-product.exercise.narrow.std_sqrt_measured"], 1 / 3, 0.05)
+    )
+
+
+@claim(
+    "scaled-dot-product.exercise.divide_by_d_flattens",
+    statement="dividing the note's d = 1024 logits by d leaves rows almost uniform: max weight "
+    "below 1.5/n and entropy above 99% of log n",
+    counterexample={"scaled-dot-product.exercise.by_d.max_weight.d1024": 0.2},
+)
+def _by_d_flat(v: Mapping[str, float]) -> bool:
+    return (
+        v["scaled-dot-product.exercise.by_d.max_weight.d1024"] < 1.5 * v["theory.uniform_weight"]
+        and v["scaled-dot-product.exercise.by_d.entropy.d1024"] > 0.99 * v["theory.log_n"]
+    )

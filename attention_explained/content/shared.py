@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from attention_explained import runs
 from attention_explained.content import data
 from attention_explained.content.registry import Number, numbers, per_seed_ranges
@@ -27,6 +29,7 @@ def _basics(out: dict[str, str]) -> None:
     out["n"] = str(LENGTH)
     out["seeds"] = str(len(SEEDS))
     out["theory.log_n"] = Number(math.log(LENGTH), ".2f")
+    out["theory.uniform_weight"] = Number(1 / LENGTH, ".3f")  # a uniform row's weight
     out["theory.jacobian_fro_uniform"] = Number(math.sqrt(LENGTH - 1) / LENGTH, ".3f")
 
 
@@ -66,3 +69,24 @@ def _variance_numbers_of(out: dict[str, str], seeds: tuple[int, ...]) -> None:
         out[f"variance.measured_sqrt.d{dim}"] = Number(measured["scaled"][i], ".2f")
         out[f"std.measured.d{dim}"] = Number(measured["std"][i], ".1f")
         out[f"std.theory.d{dim}"] = Number(math.sqrt(measured["theory"][i]), ".1f")
+
+
+def note_logits(dim: int, seed: int, minval: float = -3.0, maxval: float = 3.0) -> np.ndarray:
+    """The note's unscaled logits A·Bᵀ ([n, n], float64) for one seed and component range."""
+    from attention_explained import make_dot_product_tensor
+
+    z = make_dot_product_tensor(LENGTH, dim, minval=minval, maxval=maxval, seed=seed)
+    return z.numpy().astype(np.float64)
+
+
+def row_softmax(logits: np.ndarray) -> np.ndarray:
+    """The softmax of each row, in float64 (for weights that the float32 core rounds to 1)."""
+    weights = np.exp(logits - logits.max(axis=-1, keepdims=True))
+    return weights / weights.sum(axis=-1, keepdims=True)
+
+
+def row_means(logits: np.ndarray) -> tuple[float, float]:
+    """Mean row max weight and mean row entropy (nats) of softmax(logits)."""
+    p = row_softmax(logits)
+    entropy = -np.sum(p * np.log(np.maximum(p, 1e-300)), axis=-1)
+    return float(p.max(axis=-1).mean()), float(entropy.mean())

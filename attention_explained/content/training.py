@@ -385,3 +385,56 @@ def _adam_scaled_fine(v: Mapping[str, float]) -> bool:
         and _training(v, "final_stuck", 1024, s, "adam") < 1
         for s in ("sqrt", "qknorm")
     )
+
+
+# -- exercises -------------------------------------------------------------------------------
+
+EXERCISE_DKS = (16, 128, 1024)  # the d_k of the SGD runs
+
+
+@numbers
+def _exercise_numbers(out: dict[str, str]) -> None:
+    """Exercise 3: the learning rate and initial scale that map unscaled onto ÷√d_k."""
+    lr = float(data.training()["sgd"]["learning_rate"])
+    out["training.exercise.matched_lr.d1024"] = Number(lr / math.sqrt(1024), "g")
+    out["training.exercise.init_factor.d1024"] = Number(1024**0.25, ".2f")
+
+
+@claim(
+    "training.exercise.floor_below_every_loss",
+    statement="the loss floor log(1 + (n − 1)e^−β) is below every final loss, SGD and Adam",
+    counterexample={"training.loss_floor": 5.0},
+)
+def _floor(v: Mapping[str, float]) -> bool:
+    finals = [
+        v[f"{prefix}.final_loss.d{dk}.{s}"]
+        for prefix, dks in (("training", EXERCISE_DKS), ("training.adam", (1024,)))
+        for dk in dks
+        for s in ("none", "sqrt", "qknorm")
+    ]
+    return all(v["training.loss_floor"] < loss for loss in finals)
+
+
+@claim(
+    "training.exercise.starved_share_rises_with_dk",
+    statement="without scaling, the share of examples sending no gradient at step 0 rises "
+    "from d_k = 16 to 128 to 1024",
+    counterexample={"training.init_starved.d128.none": 90.0},
+)
+def _starved_rises(v: Mapping[str, float]) -> bool:
+    share = [v[f"training.init_starved.d{dk}.none"] for dk in EXERCISE_DKS]
+    return share[0] < share[1] < share[2]
+
+
+@claim(
+    "training.exercise.lower_lr_keeps_saturated_start",
+    statement="the unscaled d_k = 1024 model starts below 10% of log n in entropy, which a "
+    "learning rate cannot change, while ÷√d_k starts above 70%",
+    counterexample={"training.init_entropy.d1024.none": 2.0},
+)
+def _saturated_start(v: Mapping[str, float]) -> bool:
+    log_n = v["training.log_n"]
+    return (
+        v["training.init_entropy.d1024.none"] < 0.1 * log_n
+        and v["training.init_entropy.d1024.sqrt"] > 0.7 * log_n
+    )
