@@ -7,7 +7,8 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from attention_explained.content.registry import Number, claim, numbers
+from attention_explained import runs
+from attention_explained.content.registry import Number, claim, numbers, per_seed_ranges
 from attention_explained.content.shared import note_logits, row_means
 from attention_explained.settings import PROSE_SEEDS as SEEDS
 
@@ -39,11 +40,15 @@ EXERCISE_MHA = (512, 8)  # exercise 2: d_model and h of the paper's base model
 @numbers
 def _exercise_numbers(out: dict[str, str]) -> None:
     """Exercise 2: unit-variance components in heads of d_k = d_model/h, ÷√d_k and ÷√d_model."""
+    per_seed_ranges(_exercise_measured, out, runs.current().seeds(SEEDS))
+
+
+def _exercise_measured(out: dict[str, str], seeds: tuple[int, ...]) -> None:
     d_model, heads = EXERCISE_MHA
     d_k = d_model // heads
     root3 = math.sqrt(3.0)  # uniform[−√3, √3] has variance 1
     for name, divisor in (("head", d_k), ("model", d_model)):
-        rows = [row_means(note_logits(d_k, s, -root3, root3) / math.sqrt(divisor)) for s in SEEDS]
+        rows = [row_means(note_logits(d_k, s, -root3, root3) / math.sqrt(divisor)) for s in seeds]
         weight = float(np.mean([w for w, _ in rows]))
         out[f"multi-head.exercise.max_weight.{name}"] = Number(weight, ".3f")
 

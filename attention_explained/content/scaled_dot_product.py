@@ -8,7 +8,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from attention_explained import runs
-from attention_explained.content.registry import Number, claim, numbers
+from attention_explained.content.registry import Number, claim, numbers, per_seed_ranges
 from attention_explained.content.shared import close, note_logits, row_means
 from attention_explained.settings import PROSE_DIMS as WIDTHS
 from attention_explained.settings import PROSE_SEEDS as SEEDS
@@ -77,17 +77,22 @@ EXERCISE_NARROW_DIM = 64  # … at d_k = 64
 
 @numbers
 def _exercise_numbers(out: dict[str, str]) -> None:
-    """Exercise 2 (uniform[−1, 1] at d_k = 64) and exercise 3 (the note's logits ÷ d)."""
+    """Exercise 2 (uniform[−1, 1] at d_k = 64) and 3 (the note's logits ÷ d), as seed ranges."""
     from attention_explained.stats import logit_variance
 
-    dim, (low, high) = EXERCISE_NARROW_DIM, EXERCISE_NARROW
-    narrow = np.concatenate([note_logits(dim, s, low, high).ravel() for s in SEEDS])
-    theory = logit_variance(dim, minval=low, maxval=high)
+    low, high = EXERCISE_NARROW
+    theory = logit_variance(EXERCISE_NARROW_DIM, minval=low, maxval=high)
     out["scaled-dot-product.exercise.narrow.var_theory"] = Number(theory, ".2f")
+    per_seed_ranges(_exercise_measured, out, runs.current().seeds(SEEDS))
+
+
+def _exercise_measured(out: dict[str, str], seeds: tuple[int, ...]) -> None:
+    dim, (low, high) = EXERCISE_NARROW_DIM, EXERCISE_NARROW
+    narrow = np.concatenate([note_logits(dim, s, low, high).ravel() for s in seeds])
     out["scaled-dot-product.exercise.narrow.var_measured"] = Number(narrow.var(), ".2f")
     spread = (narrow / math.sqrt(dim)).std()
     out["scaled-dot-product.exercise.narrow.std_sqrt_measured"] = Number(spread, ".3f")
-    by_d = [row_means(note_logits(1024, s) / 1024) for s in SEEDS]
+    by_d = [row_means(note_logits(1024, s) / 1024) for s in seeds]
     weight, entropy = (float(np.mean(column)) for column in zip(*by_d, strict=True))
     out["scaled-dot-product.exercise.by_d.max_weight.d1024"] = Number(weight, ".3f")
     out["scaled-dot-product.exercise.by_d.entropy.d1024"] = Number(entropy, ".3f")

@@ -72,10 +72,16 @@ def _variance_numbers_of(out: dict[str, str], seeds: tuple[int, ...]) -> None:
 
 
 def note_logits(dim: int, seed: int, minval: float = -3.0, maxval: float = 3.0) -> np.ndarray:
-    """The note's unscaled logits A·Bᵀ ([n, n], float64) for one seed and component range."""
+    """The note's unscaled logits A·Bᵀ ([n, n], as float64) for one seed and component range.
+
+    ``seed`` is used as given: experiments pass ``runs.current().seeds(...)``, a seeded
+    illustration its fixed seed. The product runs in the current run's dtype.
+    """
     from attention_explained import make_dot_product_tensor
 
-    z = make_dot_product_tensor(LENGTH, dim, minval=minval, maxval=maxval, seed=seed)
+    z = make_dot_product_tensor(
+        LENGTH, dim, minval=minval, maxval=maxval, seed=seed, dtype=runs.current().dtype
+    )
     return z.numpy().astype(np.float64)
 
 
