@@ -1,10 +1,13 @@
-"""Korean pages, notebooks and figure strings follow the term sheet in CONTRIBUTING.md.
+"""Korean pages, notebooks, figure strings and nav labels follow the term sheet in CONTRIBUTING.md.
 
 - A variant the sheet rules out ("쓰지 않는 표기") appears nowhere in Korean text except on
   the glossary page (where it is listed as a search synonym) and as the English gloss in
-  parentheses directly after its term ("QK 정규화(QK-norm)").
+  parentheses directly after its term ("QK 정규화(QK-norm)"). A variant marked (낱말) is
+  matched as a whole noun by Kiwi: 층 in "여러 층으로", not in 계층.
 - An English gloss in parentheses after a Korean word ("쿼리(query)") appears at most once
   per page: at the term's first use.
+- d_k has one name and one symbol (헤드 차원, √d_k), the auxiliary 보다 is written apart
+  (해 보기), and 가중치 never names the parameters W^Q, W^K.
 
 A failure names the file, the line and the term to use instead.
 """
@@ -18,13 +21,17 @@ from pathlib import Path
 
 import pytest
 
+from attention_explained.sitebuild.search import kiwi_analyser
 from attention_explained.sitebuild.terms import Term, load_term_sheet
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
-# Each figure module holds its own strings; figures/strings.py the shared ones.
-FIGURE_MODULES = sorted((ROOT / "attention_explained" / "figures").glob("*.py"))
+FIGURES = ROOT / "attention_explained" / "figures"
+CONFIG = ROOT / "mkdocs.yml"
 GLOSSARY = DOCS / "glossary.md"
+# The page that sets out the study note claim by claim may quote the note's own symbol d.
+NOTE_PAGES = frozenset(DOCS / name for name in ("note.md",))
+HANGUL = re.compile(r"[\uac00-\ud7a3]")
 
 FENCE = re.compile(r"^\s*(```|~~~)")
 INLINE_CODE = re.compile(r"`[^`\n]*`")
@@ -73,10 +80,8 @@ def _korean_pages() -> list[Path]:
     return sorted(p for p in DOCS.rglob("*.md") if not p.name.endswith(".en.md"))
 
 
-def _korean_figure_strings(path: Path | None = None) -> list[Line]:
-    """Every ``"ko": "..."`` string of the figure modules (or of ``path``), one Line per line."""
-    if path is None:
-        return [line for module in FIGURE_MODULES for line in _korean_figure_strings(module)]
+def _korean_figure_strings(path: Path) -> list[Line]:
+    """Every ``"ko": "..."`` string of a figure module's string tables, one Line per source line."""
     source = path.read_text(encoding="utf-8")
     source_lines = source.splitlines()
     found = []
@@ -94,6 +99,20 @@ def _korean_figure_strings(path: Path | None = None) -> list[Line]:
                 text = " " * start + text[start:end]
                 found.append(Line(path, number, text))
     return sorted(found, key=lambda line: line.number)
+
+
+def _all_korean_figure_strings() -> list[Line]:
+    return [line for path in sorted(FIGURES.rglob("*.py")) for line in _korean_figure_strings(path)]
+
+
+def _config_lines(path: Path = CONFIG) -> list[Line]:
+    """The Korean lines of mkdocs.yml (nav labels, their translations, titles); no comments."""
+    lines = []
+    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        text = raw.split(" #", 1)[0]
+        if HANGUL.search(text) and not text.lstrip().startswith("#"):
+            lines.append(Line(path, number, text))
+    return lines
 
 
 def _allowed_glosses(text: str, terms: list[Term]) -> str:
@@ -115,7 +134,7 @@ def variant_violations(lines: list[Line], terms: list[Term]) -> list[str]:
             text = text.replace(term.term, " " * len(term.term))
         for term in terms:
             for variant in term.variants:
-                if variant in text:
+                if variant not in term.words and variant in text:
                     problems.append(
                         f"{line.where()}: '{variant}' is ruled out by the term sheet; "
                         f"write '{term.term}'"
@@ -141,9 +160,105 @@ def gloss_violations(lines: list[Line]) -> list[str]:
     return problems
 
 
+NOUN_TAGS = frozenset({"NNG", "NNP", "NNB"})
+
+
+def word_violations(lines: list[Line], terms: list[Term], analyse) -> list[str]:
+    """Variants marked (낱말): a noun Kiwi reads as exactly that word (층, not 계층)."""
+    words = {word: term for term in terms for word in term.words}
+    problems = []
+    for line in lines:
+        if not any(word in line.text for word in words):
+            continue
+        morphemes = analyse(line.text)
+        for (form, tag, start, length), after in zip(morphemes, [*morphemes[1:], None]):
+            # 폭넓게: Kiwi may read 폭 + 넓다; a stem glued to a verb is a compound, not the noun.
+            compound = after is not None and after[2] == start + length and after[1][0] == "V"
+            if tag in NOUN_TAGS and form in words and not compound:
+                problems.append(
+                    f"{line.where()}: '{form}' is ruled out by the term sheet; "
+                    f"write '{words[form].term}'"
+                )
+    return problems
+
+
+def spacing_violations(lines: list[Line], analyse) -> list[str]:
+    """The auxiliary 보다 stands apart from its verb: 해 보기, 확인해 보세요 (not 해보기)."""
+    problems = []
+    for line in lines:
+        morphemes = analyse(line.text)
+        for before, (form, tag, start, _) in zip(morphemes, morphemes[1:]):
+            if form == "보" and tag == "VX" and before[1] == "EC" and before[2] + before[3] == start:
+                word = re.search(r"\S*$", line.text[:start]).group(0) + line.text[start : start + 2]
+                problems.append(
+                    f"{line.where()}: '{word.strip()}': write the auxiliary 보다 apart "
+                    "from its verb ('해 보기', '확인해 보세요')"
+                )
+    return problems
+
+
+QUOTE = re.compile(r'"[^"\n]*"|“[^”\n]*”')
+# The note's bare symbol for d_k: √d, \sqrt{d}, "노트의 d", "차원 d", "d = 1024".
+NOTE_SYMBOL = [
+    (re.compile(r"\\sqrt\{d\}|√d(?![_ₖ\w{])"), "write √d_k ($\\sqrt{d_k}$, ÷√dₖ)"),
+    (re.compile(r"노트(?:의|가|에서)\s*\$d\$"), "the note's d is 헤드 차원 $d_k$: say it once, on the note page"),
+    (re.compile(r"차원\s*\$d\$"), "write 헤드 차원 $d_k$"),
+    (re.compile(r"(?<![\w\\])d\s*=\s*\{?\d"), "write d_k = … (the head dimension)"),
+]
+
+
+def notation_violations(lines: list[Line], *, prose: bool = True) -> list[str]:
+    """d_k keeps its subscript outside quotations of the note ("÷√d" in the note's words).
+
+    Only prose has quotations: in figure strings and mkdocs.yml a quote delimits a string."""
+    problems = []
+    for line in lines:
+        if line.path in NOTE_PAGES:
+            continue
+        text = _blank(QUOTE, line.text) if prose else line.text
+        for pattern, advice in NOTE_SYMBOL:
+            for match in pattern.finditer(text):
+                problems.append(f"{line.where()}: '{match.group(0)}': {advice}")
+    return problems
+
+
+# 가중치 is an attention weight p_ij; the learned W^Q, W^K, W^V, W^O are 파라미터.
+PARAMETER_AS_WEIGHT = re.compile(
+    r"(?:초기|같은|학습된|학습되는|레이어의|모델의|두 모델의)\s*가중치(?!\s*감쇠)"
+    r"|가중치\s*\$?\\?(?:mathbf\{)?W"
+    r"|가중치(?:를|도)?\s*(?:복사|생성|만들)"
+    r"|가중치의 모양|가중치는 쿼리, 키"
+)
+
+
+def parameter_violations(lines: list[Line]) -> list[str]:
+    return [
+        f"{line.where()}: '{match.group(0)}': 가중치 names attention weights only; "
+        "the learned W^Q, W^K, W^V are 파라미터 (or 투영 행렬)"
+        for line in lines
+        for match in PARAMETER_AS_WEIGHT.finditer(line.text)
+    ]
+
+
 @pytest.fixture(scope="module")
 def terms() -> list[Term]:
     return load_term_sheet()
+
+
+@pytest.fixture(scope="module")
+def analyse():
+    return kiwi_analyser()
+
+
+def all_violations(lines: list[Line], terms: list[Term], analyse, *, prose=True) -> list[str]:
+    return (
+        variant_violations(lines, terms)
+        + embedding_violations(lines)
+        + word_violations(lines, terms, analyse)
+        + spacing_violations(lines, analyse)
+        + notation_violations(lines, prose=prose)
+        + parameter_violations(lines)
+    )
 
 
 # -- the checks themselves can fail ------------------------------------------------------
@@ -185,6 +300,9 @@ def test_figure_strings_are_read_from_the_ko_entries(tmp_path, terms):
     )
     problems = variant_violations(_korean_figure_strings(path), terms)
     assert [p.split(": ")[0].rsplit(":", 1)[1] for p in problems] == ["1", "3"]
+    path.write_text('S = {"sqrt": {"ko": "÷√d", "en": "÷√d"}, "ok": {"ko": "÷√dₖ"}}\n')
+    problems = notation_violations(_korean_figure_strings(path), prose=False)
+    assert len(problems) == 1 and "'√d'" in problems[0], problems
 
 
 # 임베딩 차원 is d_model only: "임베딩 차원 d" for the width of q and k is the misuse to catch.
@@ -212,23 +330,91 @@ def test_embedding_check_tells_d_model_from_d(tmp_path):
     assert [p.split(": ")[0].rsplit(":", 1)[1] for p in problems] == ["4", "5"], problems
 
 
+def _line_numbers(problems: list[str]) -> list[str]:
+    return [p.split(": ")[0].rsplit(":", 1)[1] for p in problems]
+
+
+def test_word_variants_are_whole_nouns_not_syllables(tmp_path, terms, analyse):
+    page = tmp_path / "page.md"
+    page.write_text(
+        "여러 층으로 쌓인 레이어\n계층 구조와 층위\n두 폭이 같아집니다\n"
+        "폭발하는 로짓, 폭넓게, 폭주만 막습니다\n출력층의 소프트맥스\n층의 깊이가 아니라\n",
+        encoding="utf-8",
+    )
+    problems = word_violations(_markdown_lines(page), terms, analyse)
+    problems += variant_violations(_markdown_lines(page), terms)
+    assert sorted(_line_numbers(problems)) == ["1", "3", "5", "6"], problems
+    assert any("'층'" in p and "write '레이어'" in p for p in problems)
+    assert any("'폭'" in p and "write '너비'" in p for p in problems)
+
+
+def test_auxiliary_bo_is_written_apart(tmp_path, analyse):
+    page = tmp_path / "page.md"
+    page.write_text(
+        "# 직접 해보기\n직접 해 보기\n확인해보세요.\n재 보세요.\n돌려봅니다.\n"
+        "포화 들여다보기\n보기 두 개\n",
+        encoding="utf-8",
+    )
+    problems = spacing_violations(_markdown_lines(page), analyse)
+    assert _line_numbers(problems) == ["1", "3", "5"], problems
+    assert "'해보기'" in problems[0]
+
+
+def test_notation_check_wants_the_subscript_outside_the_notes_words(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text(
+        "$\\sqrt{d}$로 나눕니다\n$\\sqrt{d_k}$로 나눕니다\n노트의 $d$는 헤드 차원입니다\n"
+        "÷√d 뒤의 분산\n÷√dₖ, ÷√d_k, $\\sqrt{d_\\text{model}}$\n노트는 \"÷√d\"라고 썼습니다\n"
+        "$d = 1024$에서\n$d_k = 1024$, $9d$, $3\\sqrt{d_k}$\n**차원 $d$**: 슬라이더\n",
+        encoding="utf-8",
+    )
+    problems = notation_violations(_markdown_lines(page))
+    assert _line_numbers(problems) == ["1", "3", "4", "7", "9"], problems
+
+
+def test_parameters_are_not_called_weights(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text(
+        "같은 초기 가중치로 시작합니다\n가중치 $W^Q$, $W^K$가 커져야\n가중치 감쇠 값\n"
+        "가중치를 복사해\n어텐션 가중치 $p_{ij}$\n같은 가중치에서 Keras와\n가장 큰 가중치\n",
+        encoding="utf-8",
+    )
+    problems = parameter_violations(_markdown_lines(page))
+    assert _line_numbers(problems) == ["1", "2", "4", "6"], problems
+
+
+def test_mkdocs_nav_labels_are_read(tmp_path, terms, analyse):
+    config = tmp_path / "mkdocs.yml"
+    config.write_text(
+        "nav:\n  - 홈: index.md  # 첫 층\n  - 직접 해보기: explorer.md\n  - √d 너머: beyond.md\n",
+        encoding="utf-8",
+    )
+    lines = _config_lines(config)
+    problems = all_violations(lines, terms, analyse, prose=False)
+    assert sorted(_line_numbers(problems)) == ["3", "4"], problems
+
+
 # -- the site follows the sheet ------------------------------------------------------------
 
 
-def test_korean_pages_use_only_sheet_terms(terms):
+def test_korean_pages_use_only_sheet_terms(terms, analyse):
     problems = []
     for page in _korean_pages():
         if page == GLOSSARY:
             continue
-        lines = _markdown_lines(page)
-        problems += variant_violations(lines, terms) + embedding_violations(lines)
+        problems += all_violations(_markdown_lines(page), terms, analyse)
     assert not problems, "\n".join(problems)
 
 
-def test_korean_figure_strings_use_only_sheet_terms(terms):
-    lines = _korean_figure_strings()
-    assert len({line.path for line in lines}) > 10  # every figure module was read
-    problems = variant_violations(lines, terms) + embedding_violations(lines)
+def test_korean_figure_strings_use_only_sheet_terms(terms, analyse):
+    lines = _all_korean_figure_strings()
+    assert lines, f"no Korean figure strings found under {FIGURES}"
+    problems = all_violations(lines, terms, analyse, prose=False)
+    assert not problems, "\n".join(problems)
+
+
+def test_korean_nav_and_titles_use_only_sheet_terms(terms, analyse):
+    problems = all_violations(_config_lines(), terms, analyse, prose=False)
     assert not problems, "\n".join(problems)
 
 

@@ -8,6 +8,10 @@ from pathlib import Path
 
 TERM_SHEET = Path(__file__).resolve().parents[2] / "CONTRIBUTING.md"
 HEADING = "## Korean term sheet"
+# A variant followed by this mark is a whole word (a noun for Kiwi), not a substring:
+# `층`(낱말) rules out 층 in "여러 층으로" but not the 층 inside 계층.
+WORD_MARK = "(낱말)"
+VARIANT = re.compile(r"`([^`]+)`(" + re.escape(WORD_MARK) + ")?")
 
 
 @dataclass(frozen=True)
@@ -16,6 +20,7 @@ class Term:
     term: str  # the one Korean term the site uses
     english: str
     variants: tuple[str, ...]  # what readers may search with; never in the text
+    words: tuple[str, ...] = ()  # the variants ruled out only as whole words (WORD_MARK)
 
 
 def load_term_sheet(path: Path = TERM_SHEET) -> list[Term]:
@@ -37,7 +42,16 @@ def load_term_sheet(path: Path = TERM_SHEET) -> list[Term]:
         if len(cells) != 4:
             raise ValueError(f"{path}: term sheet row has {len(cells)} cells: {line!r}")
         concept, term, english, variants = cells
-        terms.append(Term(concept, term, english, tuple(re.findall(r"`([^`]+)`", variants))))
+        found_variants = VARIANT.findall(variants)
+        terms.append(
+            Term(
+                concept,
+                term,
+                english,
+                tuple(v for v, _ in found_variants),
+                tuple(v for v, mark in found_variants if mark),
+            )
+        )
     if not terms:
         raise ValueError(f"{path}: the term sheet has no rows")
     return terms
