@@ -200,7 +200,7 @@ def spacing_violations(lines: list[Line], analyse) -> list[str]:
 QUOTE = re.compile(r'"[^"\n]*"|“[^”\n]*”')
 # The note's bare symbol for d_k: √d, \sqrt{d}, "노트의 d", "차원 d", "d = 1024".
 NOTE_SYMBOL = [
-    (re.compile(r"\\sqrt\{d\}|√d(?![_ₖ\w{])"), "write √d_k ($\\sqrt{d_k}$, ÷√dₖ)"),
+    (re.compile(r"\\sqrt\{d\}|√d(?![_ₖA-Za-z0-9{])"), "write √d_k ($\\sqrt{d_k}$, ÷√dₖ)"),
     (re.compile(r"노트(?:의|가|에서)\s*\$d\$"), "the note's d is 헤드 차원 $d_k$: say it once, on the note page"),
     (re.compile(r"차원\s*\$d\$"), "write 헤드 차원 $d_k$"),
     (re.compile(r"(?<![\w\\])d\s*=\s*\{?\d"), "write d_k = … (the head dimension)"),
@@ -224,7 +224,7 @@ def notation_violations(lines: list[Line], *, prose: bool = True) -> list[str]:
 
 # 가중치 is an attention weight p_ij; the learned W^Q, W^K, W^V, W^O are 파라미터.
 PARAMETER_AS_WEIGHT = re.compile(
-    r"(?:초기|같은|학습된|학습되는|레이어의|모델의|두 모델의)\s*가중치(?!\s*감쇠)"
+    r"(?:초기|학습된|학습되는|레이어의|모델의)\s*가중치(?!\s*감쇠)"
     r"|가중치\s*\$?\\?(?:mathbf\{)?W"
     r"|가중치(?:를|도)?\s*(?:복사|생성|만들)"
     r"|가중치의 모양|가중치는 쿼리, 키"
@@ -376,7 +376,8 @@ def test_parameters_are_not_called_weights(tmp_path):
     page = tmp_path / "page.md"
     page.write_text(
         "같은 초기 가중치로 시작합니다\n가중치 $W^Q$, $W^K$가 커져야\n가중치 감쇠 값\n"
-        "가중치를 복사해\n어텐션 가중치 $p_{ij}$\n같은 가중치에서 Keras와\n가장 큰 가중치\n",
+        "가중치를 복사해\n어텐션 가중치 $p_{ij}$\n두 모델의 가중치가 같으므로\n가장 큰 가중치\n"
+        "모든 키가 같은 가중치를 받으면\n",
         encoding="utf-8",
     )
     problems = parameter_violations(_markdown_lines(page))

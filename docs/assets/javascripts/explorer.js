@@ -1,4 +1,4 @@
-/* Explorer ("직접 해보기" / "Explorer"): softmax saturation, live in the browser.
+/* Explorer ("직접 해 보기" / "Explorer"): softmax saturation, live in the browser.
  *
  * Reproduces attention_explained/explorer.py exactly: the same lowbias32 counter hash for
  * the uniform draws (queries A first, then keys B, row-major), logits A·Bᵀ times the scale
@@ -25,14 +25,14 @@
     ko: {
       widget: "어텐션 포화 실험",
       noscript: "이 실험은 자바스크립트가 있어야 동작합니다.",
-      dim: "차원 d",
-      dimHint: "쿼리·키 벡터의 길이 (로그 눈금)",
+      dim: "헤드 차원 dₖ",
+      dimHint: "쿼리·키 벡터의 성분 수 (로그 눈금)",
       length: "시퀀스 길이 n",
       lengthHint: "쿼리와 키의 개수",
       scale: "스케일링",
       scaleNone: "없음 (q·k 그대로)",
-      scaleSqrt: "÷√d",
-      scaleUnit: "÷σ²√d (분산 1)",
+      scaleSqrt: "÷√dₖ",
+      scaleUnit: "÷σ²√dₖ (분산 1)",
       range: "성분의 범위 uniform[최솟값, 최댓값]",
       min: "최솟값",
       max: "최댓값",
