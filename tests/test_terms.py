@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -171,7 +172,9 @@ def word_violations(lines: list[Line], terms: list[Term], analyse) -> list[str]:
         if not any(word in line.text for word in words):
             continue
         morphemes = analyse(line.text)
-        for (form, tag, start, length), after in zip(morphemes, [*morphemes[1:], None]):
+        for (form, tag, start, length), after in zip(
+            morphemes, [*morphemes[1:], None], strict=True
+        ):
             # 폭넓게: Kiwi may read 폭 + 넓다; a stem glued to a verb is a compound, not the noun.
             compound = after is not None and after[2] == start + length and after[1][0] == "V"
             if tag in NOUN_TAGS and form in words and not compound:
@@ -187,8 +190,13 @@ def spacing_violations(lines: list[Line], analyse) -> list[str]:
     problems = []
     for line in lines:
         morphemes = analyse(line.text)
-        for before, (form, tag, start, _) in zip(morphemes, morphemes[1:]):
-            if form == "보" and tag == "VX" and before[1] == "EC" and before[2] + before[3] == start:
+        for before, (form, tag, start, _) in pairwise(morphemes):
+            if (
+                form == "보"
+                and tag == "VX"
+                and before[1] == "EC"
+                and before[2] + before[3] == start
+            ):
                 word = re.search(r"\S*$", line.text[:start]).group(0) + line.text[start : start + 2]
                 problems.append(
                     f"{line.where()}: '{word.strip()}': write the auxiliary 보다 apart "
@@ -201,7 +209,10 @@ QUOTE = re.compile(r'"[^"\n]*"|“[^”\n]*”')
 # The note's bare symbol for d_k: √d, \sqrt{d}, "노트의 d", "차원 d", "d = 1024".
 NOTE_SYMBOL = [
     (re.compile(r"\\sqrt\{d\}|√d(?![_ₖA-Za-z0-9{])"), "write √d_k ($\\sqrt{d_k}$, ÷√dₖ)"),
-    (re.compile(r"노트(?:의|가|에서)\s*\$d\$"), "the note's d is 헤드 차원 $d_k$: say it once, on the note page"),
+    (
+        re.compile(r"노트(?:의|가|에서)\s*\$d\$"),
+        "the note's d is 헤드 차원 $d_k$: say it once, on the note page",
+    ),
     (re.compile(r"차원\s*\$d\$"), "write 헤드 차원 $d_k$"),
     (re.compile(r"(?<![\w\\])d\s*=\s*\{?\d"), "write d_k = … (the head dimension)"),
 ]
@@ -364,7 +375,7 @@ def test_notation_check_wants_the_subscript_outside_the_notes_words(tmp_path):
     page = tmp_path / "page.md"
     page.write_text(
         "$\\sqrt{d}$로 나눕니다\n$\\sqrt{d_k}$로 나눕니다\n노트의 $d$는 헤드 차원입니다\n"
-        "÷√d 뒤의 분산\n÷√dₖ, ÷√d_k, $\\sqrt{d_\\text{model}}$\n노트는 \"÷√d\"라고 썼습니다\n"
+        '÷√d 뒤의 분산\n÷√dₖ, ÷√d_k, $\\sqrt{d_\\text{model}}$\n노트는 "÷√d"라고 썼습니다\n'
         "$d = 1024$에서\n$d_k = 1024$, $9d$, $3\\sqrt{d_k}$\n**차원 $d$**: 슬라이더\n",
         encoding="utf-8",
     )

@@ -8,9 +8,10 @@ import numpy as np
 
 from attention_explained import runs
 from attention_explained.content.registry import Number, claim, numbers
+from attention_explained.settings import PROSE_SEEDS
 
 NOTEBOOK_SWEEP_DIMS = (4, 64, 1024)  # docs/notebooks/sweep-and-keras.md, its first code cell
-NOTEBOOK_SWEEP_SEEDS = range(4)
+NOTEBOOK_SWEEP_SEEDS = PROSE_SEEDS  # the notebook sweeps the saturation page's seeds
 
 
 @numbers
@@ -18,7 +19,7 @@ def _notebook_numbers(out: dict[str, str]) -> None:
     """What the sweep-and-keras notebook prints, for the claims its prose makes about it.
 
     The same calls as the notebook's code cells (the notebook computes them again itself):
-    the saturation sweep at d = 4, 64, 1024 with seeds 0–3, and the parameter counts of
+    the saturation sweep at d = 4, 64, 1024 with the prose's seeds, and the parameter counts of
     ``keras.layers.MultiHeadAttention(num_heads=4, key_dim=8 or 32)`` on 32-wide inputs.
     """
     import keras
