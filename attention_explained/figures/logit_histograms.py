@@ -13,9 +13,9 @@ from attention_explained.figures.style import mixed_font, themed
 ID = "logit-histograms"
 STRINGS = {
     "alt": {
-        "ko": "로짓 히스토그램 4개. 행은 d=10과 d=1024, 열은 스케일링 없음과 ÷√d이고, 같은 "
-        "열의 두 패널은 가로축을 공유한다. 스케일링하지 않으면 d=1024의 로짓이 d=10보다 약 "
-        "10배 넓게 퍼진다(이론 표준편차 3√d: 96과 9.5). √d로 나누면 두 히스토그램의 폭이 "
+        "ko": "로짓 히스토그램 4개. 행은 dₖ=10과 dₖ=1024, 열은 스케일링 없음과 ÷√dₖ이고, 같은 "
+        "열의 두 패널은 가로축을 공유한다. 스케일링하지 않으면 dₖ=1024의 로짓이 dₖ=10보다 약 "
+        "10배 넓게 퍼진다(이론 표준편차 3√dₖ: 96과 9.5). √dₖ로 나누면 두 히스토그램의 너비가 "
         "같아지고 표준편차는 둘 다 약 3이다. 측정한 표준편차는 네 패널 모두 이론값과 3% "
         "안에서 맞는다.",
         "en": "Four histograms of logits. Rows are d=10 and d=1024, columns are no scaling "
@@ -30,11 +30,11 @@ STRINGS = {
         "en": "$\\mathbf{q}\\cdot\\mathbf{k}$ (no scaling)",
     },
     "col_sqrt": {
-        "ko": "$\\mathbf{q}\\cdot\\mathbf{k}\\,/\\sqrt{d}$",
+        "ko": "$\\mathbf{q}\\cdot\\mathbf{k}\\,/\\sqrt{d_k}$",
         "en": "$\\mathbf{q}\\cdot\\mathbf{k}\\,/\\sqrt{d}$",
     },
-    "row": {"ko": "$d = {d}$", "en": "$d = {d}$"},
-    "sigma_raw": {"ko": "3√d", "en": "3√d"},
+    "row": {"ko": "$d_k = {d}$", "en": "$d = {d}$"},
+    "sigma_raw": {"ko": "3√dₖ", "en": "3√d"},
     "sigma_sqrt": {"ko": "3", "en": "3"},
     "measured": {
         "ko": "표준편차\n측정 {std:.2f}\n이론 {theory} = {sigma:.2f}",
@@ -42,12 +42,12 @@ STRINGS = {
     },
     "xlabel": {"ko": "로짓", "en": "logit"},
     "title": {
-        "ko": "로짓의 퍼짐은 √d에 비례하고, ÷√d 뒤에는 d와 상관없다",
+        "ko": "로짓의 퍼짐은 √dₖ에 비례하고, ÷√dₖ 뒤에는 dₖ와 상관없다",
         "en": "The spread of the logits grows with √d; ÷√d takes it away",
     },
     "subtitle": {
         "ko": "A, B ~ U[−3, 3] 독립, {n}×{n} 로짓 × 시드 {seeds}개 = 패널마다 {total}개\n"
-        "점선: 이론 표준편차 ±3√d (÷√d 뒤에는 ±3)",
+        "점선: 이론 표준편차 ±3√dₖ (÷√dₖ 뒤에는 ±3)",
         "en": "A, B ~ U[−3, 3] independent; {n}×{n} logits × {seeds} seeds = {total} per "
         "panel\ndashed: theoretical standard deviation ±3√d (±3 after ÷√d)",
     },

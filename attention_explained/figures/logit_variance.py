@@ -11,13 +11,13 @@ from attention_explained.figures.style import legend_font, mixed_font, themed
 ID = "logit-variance"
 STRINGS = {
     "alt": {
-        "ko": "로그-로그 그래프. 스케일링 없는 q·k의 분산은 d에 비례해 9d 직선을 따라 "
-        "커지고, √d로 나눈 분산은 d와 관계없이 9에 머문다. 측정값이 이론선과 겹친다.",
+        "ko": "로그-로그 그래프. 스케일링 없는 q·k의 분산은 dₖ에 비례해 9dₖ 직선을 따라 "
+        "커지고, √dₖ로 나눈 분산은 dₖ와 관계없이 9에 머문다. 측정값이 이론선과 겹친다.",
         "en": "Log-log plot. The variance of unscaled q·k grows in proportion to d, along "
         "the line 9d, while the variance after dividing by √d stays at 9 for every d. "
         "The measured points sit on the theory lines.",
     },
-    "title": {"ko": "로짓 분산은 d에 비례한다", "en": "The logit variance grows with d"},
+    "title": {"ko": "로짓 분산은 dₖ에 비례한다", "en": "The logit variance grows with d"},
     "ylabel": {
         "ko": "$\\mathrm{Var}(\\mathbf{q}\\cdot\\mathbf{k})$ (로그 축)",
         "en": "$\\mathrm{Var}(\\mathbf{q}\\cdot\\mathbf{k})$ (log scale)",
@@ -27,10 +27,10 @@ STRINGS = {
         "en": "measured: $\\mathbf{q}\\cdot\\mathbf{k}$",
     },
     "measured_sqrt": {
-        "ko": "측정: $\\mathbf{q}\\cdot\\mathbf{k}\\,/\\sqrt{d}$",
+        "ko": "측정: $\\mathbf{q}\\cdot\\mathbf{k}\\,/\\sqrt{d_k}$",
         "en": "measured: $\\mathbf{q}\\cdot\\mathbf{k}\\,/\\sqrt{d}$",
     },
-    "theory_none": {"ko": "이론: $9d$", "en": "theory: $9d$"},
+    "theory_none": {"ko": "이론: $9d_k$", "en": "theory: $9d$"},
     "theory_sqrt": {"ko": "이론: $9$", "en": "theory: $9$"},
 }
 SHARED_STRINGS = {

@@ -40,7 +40,7 @@ STRINGS = {
     },
     "concat_width": {"ko": "$h \\cdot d_v = {w}$", "en": "$h \\cdot d_v = {w}$"},
     "not_layers": {
-        "ko": "$d_{\\mathrm{model}}$은 토큰 벡터 하나의 길이다. 쌓은 층 수($N = 6$)도, "
+        "ko": "$d_{\\mathrm{model}}$은 토큰 벡터 하나의 길이다. 쌓은 레이어 수($N = 6$)도, "
         "시퀀스 길이 $L_q$, $L_k$도 아니다.",
         "en": "$d_{\\mathrm{model}}$ is the width of each token vector, not the layer count "
         "($N = 6$) and not the sequence length $L_q$, $L_k$.",

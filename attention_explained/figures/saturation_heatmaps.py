@@ -10,10 +10,10 @@ from attention_explained.figures.style import mixed_font, themed
 ID = "saturation-heatmaps"
 STRINGS = {
     "alt": {
-        "ko": "무작위 쿼리와 키로 만든 소프트맥스 어텐션 가중치 히트맵 6개. 행은 d=10과 "
-        "d=1024, 열은 스케일링 없음, ÷√d, ÷(3√d)이고, 세로축은 쿼리 i, 가로축은 키 j다. "
-        "d=1024에서 스케일링하지 않으면 각 행이 거의 한 칸(가중치 1에 가까움)만 밝고, "
-        "÷√d는 덜 뾰족하며, ÷(3√d)는 각 행의 가중치가 여러 키에 퍼진다.",
+        "ko": "무작위 쿼리와 키로 만든 소프트맥스 어텐션 가중치 히트맵 6개. 행은 dₖ=10과 "
+        "dₖ=1024, 열은 스케일링 없음, ÷√dₖ, ÷(3√dₖ)이고, 세로축은 쿼리 i, 가로축은 키 j다. "
+        "dₖ=1024에서 스케일링하지 않으면 각 행이 거의 한 칸(가중치 1에 가까움)만 밝고, "
+        "÷√dₖ는 덜 뾰족하며, ÷(3√dₖ)는 각 행의 가중치가 여러 키에 퍼진다.",
         "en": "Six heatmaps of softmax attention weights from random queries and keys. "
         "Rows are d=10 and d=1024; columns are no scaling, ÷√d and ÷(3√d); the vertical "
         "axis is query i, the horizontal axis key j. Unscaled at d=1024 each row lights "
@@ -25,14 +25,14 @@ STRINGS = {
         "en": "$\\mathbf{q}_i\\cdot\\mathbf{k}_j$ (no scaling)",
     },
     "col_sqrt": {
-        "ko": "$\\mathbf{q}_i\\cdot\\mathbf{k}_j\\,/\\sqrt{d}$",
+        "ko": "$\\mathbf{q}_i\\cdot\\mathbf{k}_j\\,/\\sqrt{d_k}$",
         "en": "$\\mathbf{q}_i\\cdot\\mathbf{k}_j\\,/\\sqrt{d}$",
     },
     "col_unit": {
-        "ko": "$\\mathbf{q}_i\\cdot\\mathbf{k}_j\\,/\\,(3\\sqrt{d})$ (분산 1)",
+        "ko": "$\\mathbf{q}_i\\cdot\\mathbf{k}_j\\,/\\,(3\\sqrt{d_k})$ (분산 1)",
         "en": "$\\mathbf{q}_i\\cdot\\mathbf{k}_j\\,/\\,(3\\sqrt{d})$ (unit variance)",
     },
-    "row": {"ko": "$d = {d}$", "en": "$d = {d}$"},
+    "row": {"ko": "$d_k = {d}$", "en": "$d = {d}$"},
     "query": {"ko": "쿼리 $i$", "en": "query $i$"},
     "key": {"ko": "키 $j$", "en": "key $j$"},
     "colorbar": {"ko": "어텐션 가중치 $p_{ij}$", "en": "attention weight $p_{ij}$"},
