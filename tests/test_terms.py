@@ -251,6 +251,26 @@ def parameter_violations(lines: list[Line]) -> list[str]:
     ]
 
 
+# Calques a Korean reader stumbles on, each with what Korean writes instead.
+CALQUES = [
+    (re.compile(r"가져갈 것"), "a box label 'takeaway': write '핵심'"),
+    (re.compile(r"해 볼 것"), "a box label 'try this': write '실습' or '직접 해 보기'"),
+    (
+        re.compile(r"(?<![\d.])(?<!시드 )\d번(?:에 따라|이 |을 보면)"),
+        "'3번에 따라' for a list item: name it ('세 번째 성질')",
+    ),
+]
+
+
+def calque_violations(lines: list[Line]) -> list[str]:
+    return [
+        f"{line.where()}: '{match.group(0)}' reads translated: {advice}"
+        for line in lines
+        for pattern, advice in CALQUES
+        for match in pattern.finditer(line.text)
+    ]
+
+
 @pytest.fixture(scope="module")
 def terms() -> list[Term]:
     return load_term_sheet()
@@ -269,6 +289,7 @@ def all_violations(lines: list[Line], terms: list[Term], analyse, *, prose=True)
         + spacing_violations(lines, analyse)
         + notation_violations(lines, prose=prose)
         + parameter_violations(lines)
+        + calque_violations(lines)
     )
 
 
@@ -393,6 +414,16 @@ def test_parameters_are_not_called_weights(tmp_path):
     )
     problems = parameter_violations(_markdown_lines(page))
     assert _line_numbers(problems) == ["1", "2", "4", "6"], problems
+
+
+def test_calques_are_caught(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text(
+        "- **가져갈 것**: 요점\n- **해 볼 것**: 실습\n3번에 따라 분산입니다\n"
+        "6번이 포화를 요약합니다\n시드 3번이 아니라 세 번째 성질에 따르면\n",
+        encoding="utf-8",
+    )
+    assert _line_numbers(calque_violations(_markdown_lines(page))) == ["1", "2", "3", "4"]
 
 
 def test_mkdocs_nav_labels_are_read(tmp_path, terms, analyse):
