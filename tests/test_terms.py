@@ -241,7 +241,7 @@ def notation_violations(lines: list[Line], *, prose: bool = True) -> list[str]:
 PARAMETER_AS_WEIGHT = re.compile(
     r"(?:초기|학습된|학습되는|레이어의|모델의)\s*가중치(?!\s*감쇠)"
     r"|가중치\s*\$?\\?(?:mathbf\{)?W"
-    r"|가중치(?:를|도)?\s*(?:복사|생성|만들)"
+    r"|가중치(?:를|도)?\s*(?:복사|생성|만들|만든|만드)"
     r"|가중치의 모양|가중치는 쿼리, 키"
 )
 
