@@ -371,6 +371,8 @@ def _site_printings(site_root: Path, numbers: dict[str, str]) -> list[Printed]:
     return printed
 
 
+@pytest.mark.site
+@pytest.mark.grid
 def test_every_quantity_shows_one_value_or_its_basis(built_site, numbers):
     printed = _site_printings(built_site.root, numbers)
     assert any(p.where.endswith(".ipynb cell 4") or ".ipynb" in p.where for p in printed)
@@ -378,6 +380,7 @@ def test_every_quantity_shows_one_value_or_its_basis(built_site, numbers):
     assert not problems, "\n".join(problems)
 
 
+@pytest.mark.site
 def test_heatmap_notebook_rows_follow_the_figure(built_site):
     figure_rows = list(settings.HEATMAP_DIMS)  # the heatmap figure draws its rows in this order
     for nb in sorted(built_site.root.rglob("heatmaps.ipynb")):
