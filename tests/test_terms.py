@@ -38,6 +38,8 @@ FENCE = re.compile(r"^\s*(```|~~~)")
 INLINE_CODE = re.compile(r"`[^`\n]*`")
 COMMENT = re.compile(r"<!--.*?-->")
 URL = re.compile(r"\]\([^)\s]*\)|https?://\S+")
+# The text of a link to the note page may name what the note calls d ("노트가 d라고 부르는 것").
+NOTE_LINK_TEXT = re.compile(r"\[[^\]\n]*\](?=\((?:\.\./)*note(?:\.md|/))")
 # An English gloss: "(query)", "(scaled dot-product attention)", "(QK-norm)" right after Hangul.
 GLOSS = re.compile(r"(?<=[\uac00-\ud7a3])\s?\(([A-Za-z][A-Za-z0-9 .\-]*)\)")
 
@@ -72,7 +74,7 @@ def _markdown_lines(path: Path) -> list[Line]:
             continue
         if in_fence:
             continue
-        text = _blank(URL, _blank(COMMENT, _blank(INLINE_CODE, raw)))
+        text = _blank(URL, _blank(NOTE_LINK_TEXT, _blank(COMMENT, _blank(INLINE_CODE, raw))))
         lines.append(Line(path, number, text))
     return lines
 
@@ -404,7 +406,8 @@ def test_notation_check_wants_the_subscript_outside_the_notes_words(tmp_path):
         '÷√d 뒤의 분산\n÷√dₖ, ÷√d_k, $\\sqrt{d_\\text{model}}$\n노트는 "÷√d"라고 썼습니다\n'
         "$d = 1024$에서\n$d_k = 1024$, $9d$, $3\\sqrt{d_k}$\n**차원 $d$**: 슬라이더\n"
         "쿼리와 키 벡터 하나의 길이\n토큰 벡터 하나의 길이\n"
-        "**d로 나누면?** $d$가 커지면\nd2l은 $d_k$가, dₖ로 나누면\n",
+        "**d로 나누면?** $d$가 커지면\nd2l은 $d_k$가, dₖ로 나누면\n"
+        "[노트가 d라고 부르는 것](note.md#d-is-dk), [노트의 d](../../note/#d-is-dk)\n",
         encoding="utf-8",
     )
     problems = notation_violations(_markdown_lines(page))
