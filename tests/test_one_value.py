@@ -201,12 +201,28 @@ def notebook_printings(path: Path, *, name: str | None = None) -> list[Printed]:
     return found
 
 
+RANGE = re.compile(r"^\s*(\S+)\s*–\s*(\S+)\s*$")  # a range over seeds, "0.97–0.99"
+
+
+def _interval(text: str) -> tuple[Decimal, Decimal]:
+    """A printed number or range as (low, high); 0.99 is (0.99, 0.99)."""
+    text = text.replace("\u2212", "-")
+    m = RANGE.match(text)
+    low, high = (m[1], m[2]) if m else (text, text)
+    return Decimal(low), Decimal(high)
+
+
 def _same(a: str, b: str) -> bool:
-    """Equal as printed, at the coarser of the two precisions (0.990 and 0.99 agree)."""
-    x, y = (Decimal(v.replace("\u2212", "-")) for v in (a, b))
-    places = max(x.as_tuple().exponent, y.as_tuple().exponent)
+    """The two printings can be the same number: equal at the coarser precision (0.990 and
+    0.99), or one inside the other's range over seeds (a mean, or one seed's value, always
+    lies inside the range of the single seeds' values)."""
+    (a_lo, a_hi), (b_lo, b_hi) = _interval(a), _interval(b)
+    places = max(v.as_tuple().exponent for v in (a_lo, a_hi, b_lo, b_hi))
     step = Decimal(1).scaleb(places)
-    return x.quantize(step) == y.quantize(step)
+    a_lo, a_hi, b_lo, b_hi = (v.quantize(step) for v in (a_lo, a_hi, b_lo, b_hi))
+    if a_lo == a_hi and b_lo == b_hi:
+        return a_lo == b_lo
+    return (b_lo <= a_lo and a_hi <= b_hi) or (a_lo <= b_lo and b_hi <= a_hi)
 
 
 def one_value_violations(printed: list[Printed]) -> list[str]:
@@ -341,6 +357,12 @@ def test_the_same_basis_must_give_the_same_value(tmp_path):
     assert len(problems) == 1 and "on the same basis" in problems[0], problems
     _notebook(nb, "mean over 8 seeds\n 1024      1    96.00   0.05    0.990   0.010   0.010\n")
     assert one_value_violations(page_printings(page, NUMBERS) + notebook_printings(nb)) == []
+
+
+def test_a_range_over_seeds_holds_its_mean_and_each_seed():
+    assert _same("0.99", "0.97–0.99") and _same("0.97–0.99", "0.970")
+    assert not _same("0.96", "0.97–0.99") and not _same("0.97–0.99", "0.98–1.00")
+    assert _same("−0.5 – 0.2", "0.1") and not _same("0.99", "0.98")
 
 
 def test_row_order_is_read_from_the_outputs(tmp_path):
