@@ -375,13 +375,6 @@ def test_row_order_is_read_from_the_outputs(tmp_path):
 # -- the site -------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def numbers() -> dict[str, str]:
-    from attention_explained import quantities
-
-    return quantities.compute()
-
-
 def _site_printings(site_root: Path, numbers: dict[str, str]) -> list[Printed]:
     pages = sorted(p for p in DOCS.rglob("*.md") if "assets" not in p.parts)
     printed = [p for page in pages for p in page_printings(page, numbers)]
@@ -395,8 +388,8 @@ def _site_printings(site_root: Path, numbers: dict[str, str]) -> list[Printed]:
 
 @pytest.mark.site
 @pytest.mark.grid
-def test_every_quantity_shows_one_value_or_its_basis(built_site, numbers):
-    printed = _site_printings(built_site.root, numbers)
+def test_every_quantity_shows_one_value_or_its_basis(built_site, content_numbers):
+    printed = _site_printings(built_site.root, content_numbers)
     assert any(p.where.endswith(".ipynb cell 4") or ".ipynb" in p.where for p in printed)
     problems = one_value_violations(printed)
     assert not problems, "\n".join(problems)

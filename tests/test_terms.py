@@ -461,8 +461,8 @@ def test_korean_pages_use_only_sheet_terms(terms, analyse):
 
 
 def test_korean_figure_strings_use_only_sheet_terms(terms, analyse):
-    lines = _all_korean_figure_strings()
-    assert lines, f"no Korean figure strings found under {FIGURES}"
+    lines = _all_korean_figure_strings()  # each figure module holds its own strings
+    assert len({line.path for line in lines}) > 10, f"figure modules under {FIGURES} not read"
     problems = all_violations(lines, terms, analyse, prose=False)
     assert not problems, "\n".join(problems)
 
