@@ -390,7 +390,7 @@ def _site_printings(site_root: Path, numbers: dict[str, str]) -> list[Printed]:
 @pytest.mark.grid
 def test_every_quantity_shows_one_value_or_its_basis(built_site, content_numbers):
     printed = _site_printings(built_site.root, content_numbers)
-    assert any(p.where.endswith(".ipynb cell 4") or ".ipynb" in p.where for p in printed)
+    assert any(".ipynb" in p.where for p in printed), "no notebook printing was read"
     problems = one_value_violations(printed)
     assert not problems, "\n".join(problems)
 
