@@ -235,15 +235,13 @@ def one_value_violations(printed: list[Printed]) -> list[str]:
     for (metric, dim, scale), group in sorted(by_quantity.items()):
         name = f"{metric} at d_k = {dim}, scaling {scale}"
         values = {p.value for p in group}
-        differs = any(not _same(a.value, b.value) for a in group for b in group)
-        if differs:
-            for p in group:
-                if not p.bases:
-                    others = sorted(v for v in values if not _same(v, p.value))
-                    problems.append(
-                        f"{p.where}: prints {name} as {p.value} with no basis label "
-                        f"(seed 0 / 8 seeds) next to it, while elsewhere it is {others}"
-                    )
+        for p in group:
+            others = sorted(v for v in values if not _same(v, p.value))
+            if others and not p.bases:
+                problems.append(
+                    f"{p.where}: prints {name} as {p.value} with no basis label "
+                    f"(seed 0 / 8 seeds) next to it, while elsewhere it is {others}"
+                )
         by_basis: dict[str, list[Printed]] = defaultdict(list)
         for p in group:
             if len(p.bases) == 1:
