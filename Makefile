@@ -71,7 +71,7 @@ test: lint
 # launches Chromium, creates a venv or runs a full grid without its marker.
 FAST := not (site or browser or venv or grid)
 test-fast: lint
-	$(PY) -m pytest -m "$(FAST)"
+	$(PY) -m pytest -m "$(FAST)" -n auto --dist loadfile
 
 figures: $(STAMP)
 	$(PY) -m attention_explained figures --out .cache/cli-figures

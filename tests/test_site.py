@@ -9,11 +9,12 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from site_build import LANGS, parse, source_pages
 
+from attention_explained.sitebuild.budgets import FIGURE_BYTES as FIGURE_BUDGET
+from attention_explained.sitebuild.budgets import PAGE_BYTES as PAGE_BUDGET
+
 pytestmark = pytest.mark.site
 
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
-PAGE_BUDGET = 150_000
-FIGURE_BUDGET = 120_000
 # Attributes through which a page *loads* something (an <a href> only links to it).
 LOADING = {
     "script": "src",

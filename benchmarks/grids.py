@@ -1,9 +1,8 @@
-"""The after-training grid's own timing line for `make bench` (docs/after-training.md).
+"""The experiment grids' own timing lines for `make bench`: training and after-training.
 
-``python benchmarks/after_grid.py [--repeat N]`` runs ``after_training.run()`` with the
-site's settings in N fresh processes (TensorFlow import and tracing excluded from the
-"grid" time, included in "process") and prints the median, min and max of each.
-``bench.py`` imports :func:`after_grid_seconds` for its table.
+Each grid runs with the site's settings in fresh processes (TensorFlow's import excluded
+from the time). ``python benchmarks/grids.py [--repeat N]`` prints the after-training
+grid's median, min and max (docs/after-training.md); ``bench.py`` imports both functions.
 """
 
 from __future__ import annotations
@@ -17,7 +16,8 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-TARGET = 15.0  # seconds on 2 CPU cores (issue 13); the aim is 6
+TARGET = 15.0  # seconds of the after-training grid on 2 CPU cores; the aim is 6
+TRAINING_TARGET = 10.0  # seconds of the training grid
 PROBE = (
     "import time\n"
     "from attention_explained._tf import tf\n"
@@ -25,6 +25,38 @@ PROBE = (
     "t = time.perf_counter(); c = time.process_time(); after_training.run()\n"
     "print('GRID', time.perf_counter() - t, time.process_time() - c)\n"
 )
+
+
+def training_seconds(env: dict[str, str], cwd: Path, repeat: int) -> dict | None:
+    probe = (
+        "import time\nfrom attention_explained import training\n"
+        "if not hasattr(training, 'run_grid'): raise SystemExit(3)\n"
+        "from attention_explained._tf import tf\n"
+        "t = time.perf_counter(); training.run_grid()\n"
+        "print('GRID', time.perf_counter() - t)\n"
+    )
+    found = []
+    for _ in range(repeat):
+        process = subprocess.run(
+            [sys.executable, "-c", probe],
+            cwd=cwd,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if process.returncode == 3:
+            return None
+        match = re.search(r"GRID ([\d.]+)", process.stdout)
+        if not match:
+            raise SystemExit(f"training grid failed:\n{process.stderr[-3000:]}")
+        found.append(float(match.group(1)))
+    return {
+        "seconds": statistics.median(found),
+        "min": min(found),
+        "max": max(found),
+        "runs": repeat,
+    }
 
 
 def after_grid_seconds(env: dict[str, str], cwd: Path, repeat: int) -> dict | None:
