@@ -33,8 +33,8 @@ $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 
 # Reinstall only when the pins or the project metadata change. The installer is uv, itself
-# installed into .venv from the package index at the version constraints.txt pins (about 3x
-# faster than pip on a warm cache); if uv cannot be had, pip installs the same pins.
+# installed into .venv from the package index at the version constraints.txt pins (much
+# faster than pip: README, set-up); if uv cannot be had, pip installs the same pins.
 # INSTALLER=pip forces pip.
 INSTALLER ?= uv
 PIP := $(PY) -m pip install --quiet --disable-pip-version-check -c constraints.txt
