@@ -72,3 +72,14 @@ def test_loading_every_page_imports_no_tensorflow():
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+def test_a_spread_prints_its_range_over_seeds_and_keeps_its_value():
+    from attention_explained.content.registry import Spread
+
+    spread = Spread(0.55, 0.48, 0.57, ".2f")
+    assert spread == "0.48–0.57" and spread.value == 0.55
+    assert (spread.low, spread.high) == (0.48, 0.57)
+    assert Spread(-0.5, -0.52, -0.49, ".2f") == f"{MINUS}0.52 – {MINUS}0.49"  # spaced: signs
+    assert Spread(0.0, -0.006, -0.001, ".2f") == f"{MINUS}0.01 – 0.00"  # never "−0.00"
+    assert Spread(16, 16, 16, ".0f") == "16"  # every seed agrees: one number

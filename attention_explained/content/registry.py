@@ -33,6 +33,11 @@ class Number(str):
         return text
 
 
+def _unsigned_zero(text: str) -> str:
+    """ "-0.00" (a tiny negative rounded away) as "0.00": a range never ends at minus zero."""
+    return text.lstrip("-") if text.startswith("-") and not text.strip("-0.") else text
+
+
 class Spread(Number):
     """A number measured on several seeds, printed as its range over them ("0.50–0.62").
 
@@ -46,7 +51,7 @@ class Spread(Number):
     high: float
 
     def __new__(cls, value: float, low: float, high: float, spec: str) -> Spread:
-        lo, hi = format(low, spec), format(high, spec)
+        lo, hi = (_unsigned_zero(format(x, spec)) for x in (low, high))
         text = lo if lo == hi else (f"{lo}–{hi}" if low >= 0 else f"{lo} – {hi}")
         spread = str.__new__(cls, text.replace("-", MINUS))
         spread.value, spread.spec = float(value), spec
