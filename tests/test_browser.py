@@ -201,15 +201,15 @@ def test_palette_toggle_swaps_the_figure_variants(server, open_session, lang):
     page = session.page
     page.goto(server.url(localized("", lang)), wait_until="networkidle")
     assert scheme(page) == "default"
+    # The figure sits below the pencil example: bring it on screen, as a reader looking at it
+    # would (a lazy image off screen never loads, so it has no current source to compare).
+    page.evaluate(
+        """() => [...document.querySelectorAll('article img[src*="saturation-heatmaps."]')]
+            .find(i => i.offsetParent !== null).scrollIntoView({block: 'center'})"""
+    )
+    wait_until_loaded(page, "/figures/saturation-heatmaps.svg")
     hero = shown_hero(page)
     assert urlsplit(hero["current"]).path.endswith("/figures/saturation-heatmaps.svg"), hero
-    # The figure sits below the pencil example: bring it on screen, as a reader looking at it
-    # would, since a lazy image off screen never loads its other variant.
-    page.evaluate(
-        """() => [...document.images].find(i => i.offsetParent !== null
-            && (i.currentSrc || i.src).includes('/saturation-heatmaps.'))
-            .scrollIntoView({block: 'center'})"""
-    )
 
     page.locator('form[data-md-component="palette"] label.md-header__button:visible').click()
     page.wait_for_function("() => document.body.getAttribute('data-md-color-scheme') === 'slate'")
