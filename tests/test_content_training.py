@@ -51,3 +51,12 @@ def test_training_curve_shape_numbers_match_a_plain_recomputation(content_number
         content_numbers, "training.init_gradnorm.d1024.sqrt"
     )
     assert ratio == pytest.approx(printed, rel=0.05)  # the two printed norms are rounded
+
+
+@pytest.mark.grid
+def test_seed_counts_print_the_number_of_seeds_not_a_range_over_single_seeds(content_numbers):
+    """after.seeds and training.seeds count the seeds of settings, not one seed per summary."""
+    from attention_explained import settings
+
+    assert content_numbers["after.seeds"] == str(len(settings.AFTER_SEEDS))
+    assert content_numbers["training.seeds"] == str(len(settings.TRAINING_SEEDS))

@@ -57,7 +57,9 @@ def _after_numbers(out: dict[str, str]) -> None:
             {k: Number(v, AFTER_SPECS.get(k.split(".")[1], "g")) for k, v in p.items()}
             for p in per_seed
         ],
-        keep=(".best_lr.",),  # the best rate of the median curve, which the claims read
+        # the best rate of the median curve, which the claims read; the seed count, which
+        # over single-seed summaries would be 1
+        keep=(".best_lr.", "after.seeds"),
     )
     out["after.final_window"] = str(settings.AFTER_FINAL)
     out["after.low_lr"] = Number(settings.AFTER_LOW_LR, "g")  # the max-logit figure's low rate
