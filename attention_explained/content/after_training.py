@@ -33,6 +33,13 @@ AFTER_SPECS = {  # by the second part of the name
     "init_loss": ".2f",
     "log_n": ".2f",
 }
+# Exercise 1 compares this logit (about 3.5) with a bound of about 4: it needs a decimal.
+AFTER_NAME_SPECS = {"after.max_logit.d16.qknorm.lr0.001": ".1f"}
+
+
+def _after_spec(name: str) -> str:
+    """The print format of the after-training number ``name``."""
+    return AFTER_NAME_SPECS.get(name, AFTER_SPECS.get(name.split(".")[1], "g"))
 
 
 @numbers
@@ -42,8 +49,7 @@ def _after_numbers(out: dict[str, str]) -> None:
 
     result = data.after_training()
     for name, value in after_training.summary(result).items():
-        spec = AFTER_SPECS.get(name.split(".")[1], "g")
-        out[name] = value if isinstance(value, str) else Number(value, spec)
+        out[name] = value if isinstance(value, str) else Number(value, _after_spec(name))
     # every seed-dependent number prints as its range over the seeds
     axes = {name: -2 for name in after_training.CURVES}  # [d_k, scaling, lr, seed, step]
     for when in ("init", "final"):
@@ -54,7 +60,7 @@ def _after_numbers(out: dict[str, str]) -> None:
     attach_seed_ranges(
         out,
         [
-            {k: Number(v, AFTER_SPECS.get(k.split(".")[1], "g")) for k, v in p.items()}
+            {k: Number(v, _after_spec(k)) for k, v in p.items()}
             for p in per_seed
         ],
         # the best rate of the median curve, which the claims read; the seed count, which
@@ -89,6 +95,16 @@ def _sqrt_logits_grow(v: Mapping[str, float]) -> bool:
         if any(b <= a for a, b in pairwise(top)) or top[-1] < 10 * top[0]:
             return False
     return True
+
+
+@claim(
+    "after.sqrt_max_logit_in_thousands",
+    statement=f"at d_k = {_DK_LARGE} and the highest rate the largest ÷√d_k logit is in the "
+    "thousands (1000 to 9999)",
+    counterexample={f"after.max_logit.d{_DK_LARGE}.sqrt.{_TOP}": 500.0},
+)
+def _sqrt_max_logit_thousands(v: Mapping[str, float]) -> bool:
+    return 1000 <= v[f"after.max_logit.d{_DK_LARGE}.sqrt.{_TOP}"] < 10000
 
 
 @claim(
@@ -381,6 +397,9 @@ def _exercise_numbers(out: dict[str, str]) -> None:
     summary = after_training.summary(data.after_training())
     bound = math.sqrt(16) + summary["after.lr_min"] * summary["after.steps"]
     out["after.exercise.g_bound.d16"] = Number(bound, ".2f")
+    # Adam's largest step, in units of η: one large gradient after many tiny ones.
+    beta1, beta2 = settings.AFTER_ADAM_BETAS
+    out["after.exercise.adam_max_step"] = Number((1 - beta1) / math.sqrt(1 - beta2), ".1f")
     std16, std1024 = (summary[f"after.std_final.d{d}.sqrt"] for d in (16, 1024))
     slope = math.log(std1024 / std16) / math.log(1024 / 16)
     out["after.exercise.two_point_slope.sqrt"] = Number(slope, ".2f")
@@ -412,12 +431,22 @@ def _two_point(v: Mapping[str, float]) -> bool:
     return 0 < two < 0.5 and abs(two - v["after.slope.sqrt.final"]) < 0.05
 
 
+_GRID = sorted(settings.AFTER_LEARNING_RATES)
+_ONE_STEP = [b / a for a, b in pairwise(_GRID)]  # the ratios of neighbouring rates
+_WIDER = [b / a for i, a in enumerate(_GRID) for b in _GRID[i + 2 :]]  # two or more steps
+
+
 @claim(
     "after.exercise.best_lr_ratio",
-    statement="the ÷√d_k best learning rate at d_k = 16 over that at 256 is within one grid step "
-    "(a factor of 3.5) of the predicted √(256/16) = 4, and above 1",
+    statement="the ÷√d_k best learning rate at d_k = 16 over that at 256 is one grid step, and "
+    "one step is the ratio of grid rates nearest the predicted √(256/16) = 4",
     counterexample={"after.exercise.best_lr_ratio.sqrt": 1.0},
 )
 def _best_lr_ratio(v: Mapping[str, float]) -> bool:
     ratio = v["after.exercise.best_lr_ratio.sqrt"]
-    return ratio > 1 and 4 / 3.5 <= ratio <= 4 * 3.5
+
+    def off(r: float) -> float:
+        return abs(math.log(r / 4))
+
+    one_step_nearest = max(map(off, _ONE_STEP)) < min(map(off, _WIDER), default=math.inf)
+    return one_step_nearest and any(math.isclose(ratio, r) for r in _ONE_STEP)
