@@ -59,10 +59,7 @@ def _after_numbers(out: dict[str, str]) -> None:
     ]
     attach_seed_ranges(
         out,
-        [
-            {k: Number(v, _after_spec(k)) for k, v in p.items()}
-            for p in per_seed
-        ],
+        [{k: Number(v, _after_spec(k)) for k, v in p.items()} for p in per_seed],
         # the best rate of the median curve, which the claims read; the seed count, which
         # over single-seed summaries would be 1
         keep=(".best_lr.", "after.seeds"),
