@@ -321,7 +321,7 @@ def run_grid(
       together, √(grad_q² + grad_k²);
     - ``logit_grad``: mean per-example ‖∂ℓ/∂z‖, the gradient the softmax lets through;
       ``starved``: share of examples with ‖∂ℓ/∂z‖ < ``STARVED_BELOW``, which teach nothing;
-      ``stuck``: share that are starved *and* wrong, errors the gradient cannot fix.
+      ``stuck``: share that are starved *and* wrong, errors their own gradient barely moves.
 
     Every metric is measured on a step's batch before that step's update. ``learning_rate``
     defaults to ``LEARNING_RATES[optimizer]``; all scalings share it. ``dtype`` is the

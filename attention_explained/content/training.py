@@ -91,6 +91,15 @@ def _training_numbers_of(out: dict[str, str], runs: dict) -> None:
                     name = names.get(metric, metric)
                     out[f"{prefix}.{when}_{name}.{key}"] = Number(100 * value, ".1f")
                 out[f"{prefix}.quiet_steps.{key}"] = Number(100 * quiet[i, k], ".0f")
+    # The accuracy gap ÷√d_k − none, seed by seed (same seed, same examples), in points: its
+    # median prints as a range over the seeds; min and max are what the claim reads.
+    sgd_scalings = list(sgd["scaling"])
+    seed_acc = 100 * sgd["accuracy"][..., -TRAINING_FINAL:].mean(-1)  # [d_k, scaling, seed]
+    gaps = seed_acc[:, sgd_scalings.index("sqrt")] - seed_acc[:, sgd_scalings.index("none")]
+    for i, dk in enumerate(sgd["d_k"]):
+        out[f"training.acc_gap.d{dk}"] = Number(float(np.median(gaps[i])), ".0f")
+        out[f"training.acc_gap_min.d{dk}"] = Number(float(gaps[i].min()), ".1f")
+        out[f"training.acc_gap_max.d{dk}"] = Number(float(gaps[i].max()), ".1f")
 
 
 @numbers
@@ -206,12 +215,12 @@ def _starved_at_start(v: Mapping[str, float]) -> bool:
 
 @claim(
     "training.unscaled_larger_w_gradient",
-    statement="at step 0 and d_k = 1024 the gradient reaching W^Q, W^K is larger without "
-    "scaling than with ÷√d_k (the quoted ratio is above 1)",
-    counterexample={"training.init_gradnorm_ratio.d1024": 0.8},
+    statement="at step 0 and d_k = 1024 the gradient reaching W^Q, W^K is more than ten times "
+    "larger without scaling than with ÷√d_k",
+    counterexample={"training.init_gradnorm_ratio.d1024": 8.0},
 )
 def _larger_w_gradient(v: Mapping[str, float]) -> bool:
-    return v["training.init_gradnorm_ratio.d1024"] > 1 and _training(
+    return v["training.init_gradnorm_ratio.d1024"] > 10 and _training(
         v, "init_gradnorm", 1024, "none"
     ) > _training(v, "init_gradnorm", 1024, "sqrt")
 
@@ -323,14 +332,15 @@ def _still_falling(v: Mapping[str, float]) -> bool:
 
 @claim(
     "training.loss_figure",
-    statement="without scaling the loss goes below the threshold later and ends higher as d_k "
-    "grows (16 → 128 → 1024)",
-    counterexample={"training.first_below.d128.none": 5.0},
+    statement="without scaling the loss goes below the threshold later as d_k grows "
+    "(16 → 128 → 1024), and at d_k = 1024 it ends clearly higher: over 1.3 times the final "
+    "loss at 16 and at 128",
+    counterexample={"training.final_loss.d1024.none": 0.4},
 )
 def _loss_figure(v: Mapping[str, float]) -> bool:
     first = [_training(v, "first_below", dk, "none") for dk in (16, 128, 1024)]
     final = [_training(v, "final_loss", dk, "none") for dk in (16, 128, 1024)]
-    return first[0] < first[1] < first[2] and final[0] < final[1] < final[2]
+    return first[0] < first[1] < first[2] and final[2] > 1.3 * max(final[0], final[1])
 
 
 @claim(
@@ -346,15 +356,16 @@ def _frozen_most(v: Mapping[str, float]) -> bool:
 
 @claim(
     "training.gap_grows_with_dk",
-    statement="the accuracy gap between ÷√d_k and no scaling grows with d_k (16 → 128 → 1024)",
-    counterexample={"training.final_acc.d1024.none": 97.0},
+    statement="on every seed the accuracy gap between ÷√d_k and no scaling is a few points "
+    "(1 to 4) at d_k = 16 and 128, and 4 to 8 points at d_k = 1024",
+    counterexample={"training.acc_gap_min.d1024": 3.0},
 )
 def _gap_grows(v: Mapping[str, float]) -> bool:
-    gap = [
-        _training(v, "final_acc", dk, "sqrt") - _training(v, "final_acc", dk, "none")
-        for dk in (16, 128, 1024)
-    ]
-    return gap[0] < gap[1] < gap[2]
+    small = all(
+        v[f"training.acc_gap_min.d{dk}"] >= 1 and v[f"training.acc_gap_max.d{dk}"] < 4
+        for dk in (16, 128)
+    )
+    return small and v["training.acc_gap_min.d1024"] >= 4 and v["training.acc_gap_max.d1024"] <= 8
 
 
 @claim(
