@@ -357,15 +357,15 @@ def _frozen_most(v: Mapping[str, float]) -> bool:
 @claim(
     "training.gap_grows_with_dk",
     statement="on every seed the accuracy gap between ÷√d_k and no scaling is a few points "
-    "(1 to 4) at d_k = 16 and 128, and 4 to 8 points at d_k = 1024",
+    "(1 to 5) at d_k = 16 and 128, and 4 to 10 points at d_k = 1024",
     counterexample={"training.acc_gap_min.d1024": 3.0},
 )
 def _gap_grows(v: Mapping[str, float]) -> bool:
     small = all(
-        v[f"training.acc_gap_min.d{dk}"] >= 1 and v[f"training.acc_gap_max.d{dk}"] < 4
+        v[f"training.acc_gap_min.d{dk}"] >= 1 and v[f"training.acc_gap_max.d{dk}"] < 5
         for dk in (16, 128)
     )
-    return small and v["training.acc_gap_min.d1024"] >= 4 and v["training.acc_gap_max.d1024"] <= 8
+    return small and v["training.acc_gap_min.d1024"] >= 4 and v["training.acc_gap_max.d1024"] <= 10
 
 
 @claim(
