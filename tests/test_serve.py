@@ -73,6 +73,14 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
+def _signals_as_in_a_terminal() -> None:
+    """Ctrl-C reaches serve as it does in a terminal, even when the suite itself was started
+    in the background by a shell, which starts its children with SIGINT ignored (Python then
+    installs no KeyboardInterrupt handler, and the SIGINT case would wait out its deadline)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 class Serve:
     """The fixture site under `mkdocs serve`, importing an editable package copy."""
 
@@ -85,6 +93,7 @@ class Serve:
                 [sys.executable, "-m", "mkdocs", "serve", "--livereload", "--dev-addr",
                  f"127.0.0.1:{self.port}"],
                 cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT,
+                preexec_fn=_signals_as_in_a_terminal,
             )  # fmt: skip
         self.url = f"http://127.0.0.1:{self.port}/fixture/"
         wait_for(lambda: "Serving on" in self.read() or self.process.poll() is not None, "serve")
