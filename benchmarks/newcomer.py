@@ -7,9 +7,11 @@ answering 200. Package caches are the machine's own (pip's and uv's), so after t
 they are warm, as on a developer's machine; ``--warmup`` runs that many untimed rounds first.
 
 ``--compare REF`` times REF's set-up (its own Makefile) interleaved with ours, round by round,
-so both see the same machine speed: the before/after of a set-up change.
+so both see the same machine speed: the before/after of a set-up change. ``--pip`` also times
+the same commit with ``INSTALLER=pip`` (the set-up before uv), interleaved the same way.
 
     python benchmarks/newcomer.py --repeat 3 --compare main
+    python benchmarks/newcomer.py --repeat 3 --pip
 """
 
 from __future__ import annotations
@@ -115,14 +117,22 @@ def measure(
     compare: str | None = None,
     ref: str = "HEAD",
     until: str = "served",
+    pip: bool = False,
 ) -> dict:
-    """Median seconds to install and to the first served page, for ``ref`` (and ``compare``)."""
-    refs = [ref, *([compare] if compare else [])]
+    """Median seconds to install and to the first served page, for ``ref`` (and ``compare``,
+    and ``ref`` with pip forced when ``pip``)."""
+    variants = {ref: (ref, ())}
+    if compare:
+        variants[compare] = (compare, ())
+    if pip:
+        variants[f"{ref} (pip)"] = (ref, ("INSTALLER=pip",))
+    refs = list(variants)
     runs: dict[str, list[dict]] = {r: [] for r in refs}
     with tempfile.TemporaryDirectory(prefix="ae-newcomer-") as scratch:
         for round_ in range(warmup + repeat):
             for r in refs if round_ % 2 == 0 else refs[::-1]:  # alternate who goes first
-                run = newcomer(source, r, Path(scratch), until=until)
+                commit, make_args = variants[r]
+                run = newcomer(source, commit, Path(scratch), until=until, make_args=make_args)
                 timed = round_ >= warmup
                 if timed:
                     runs[r].append(run)
@@ -162,6 +172,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ref", default="HEAD", help="the commit to set up (default HEAD)")
     parser.add_argument("--compare", metavar="REF", help="also REF's set-up, interleaved")
     parser.add_argument(
+        "--pip", action="store_true", help="also the same commit with INSTALLER=pip, interleaved"
+    )
+    parser.add_argument(
         "--until", choices=("served", "installed"), default="served",
         help="stop each run at the first served page (default) or once the install step is done",
     )  # fmt: skip
@@ -170,7 +183,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.repeat < 1 or args.warmup < 0:
         parser.error(f"--repeat must be >= 1 and --warmup >= 0, got {args.repeat}, {args.warmup}")
     results = measure(
-        repeat=args.repeat, warmup=args.warmup, compare=args.compare, ref=args.ref, until=args.until
+        repeat=args.repeat,
+        warmup=args.warmup,
+        compare=args.compare,
+        ref=args.ref,
+        until=args.until,
+        pip=args.pip,
     )
     print(table(results))
     if args.out:
