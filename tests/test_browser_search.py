@@ -4,7 +4,8 @@
 - Korean words with particles and endings find the pages of their stem, typed as a Korean IME
   delivers them (composed text: fill(), then a key press, since Material searches on keyup);
 - every "쓰지 않는 표기" variant of the term sheet finds a page, other than the glossary, that
-  uses the term it stands for (the variants themselves appear only on the glossary).
+  uses the term it stands for (the variants themselves appear only on the glossary), and only
+  as a whole word: 폭발 does not find the pages of 너비 although 폭 does.
 
 The site, server and browser come from the fixtures in conftest.py. Screenshots of a Korean and
 an English search go to test-artifacts/screenshots/<lang>/search.png.
@@ -223,4 +224,37 @@ def test_every_glossary_synonym_finds_the_pages_of_its_term(ko_box):
         if top not in pages:
             missing.append(f"{variant!r} -> {term!r}: found {pages}, not {top!r}")
     assert not missing, "\n".join(missing)
+    ko_box.session.assert_clean()
+
+
+# A word that begins or ends with a variant is another word: 폭발 (explosion) is not 폭
+# (width, a variant of 너비), 계층 (hierarchy) is not 층 (a variant of 레이어).
+LONGER_WORDS = [("폭발", "폭"), ("계층", "층")]
+
+
+def term_only_pages(word: str, variant: str) -> set[str]:
+    """Korean pages with the variant's term but without `word`: only a synonym applied to
+    part of `word` could list them."""
+    term = dict(SYNONYMS)[variant]
+    return {p for p, text in korean_sources().items() if term in text and word not in text}
+
+
+@pytest.mark.parametrize(("word", "variant"), LONGER_WORDS)
+def test_some_page_has_the_term_but_not_the_longer_word(word, variant):
+    assert variant in dict(SYNONYMS), f"{variant!r} is no variant in the term sheet"
+    assert term_only_pages(word, variant), f"every page of {variant!r}'s term has {word!r}"
+
+
+def test_a_synonym_applies_to_whole_words_not_to_a_longer_word(ko_box):
+    sources = korean_sources()
+    wrong = []
+    for word, variant in LONGER_WORDS:
+        listed = set(ko_box.search(word, expect=False)) & term_only_pages(word, variant)
+        if listed:
+            wrong.append(f"{word!r} lists pages of {dict(SYNONYMS)[variant]!r}: {sorted(listed)}")
+        # The variant on its own still finds them where it does not occur: the synonym's work.
+        by_term = {p for p in term_only_pages(word, variant) if variant not in sources[p]}
+        if not set(ko_box.search(variant)) & by_term:
+            wrong.append(f"{variant!r} finds none of {sorted(by_term)}")
+    assert not wrong, "\n".join(wrong)
     ko_box.session.assert_clean()

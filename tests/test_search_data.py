@@ -107,9 +107,51 @@ def test_every_variant_of_the_term_sheet_maps_to_its_term():
 
 
 def test_synonyms_match_with_particles_and_without_spaces():
-    data = {"synonyms": [["그래디언트", "기울기"], ["멀티헤드 어텐션", "멀티 헤드 어텐션"]]}
+    data = {
+        "synonyms": [["그래디언트", "기울기"], ["멀티헤드 어텐션", "멀티 헤드 어텐션"]],
+        "endings": ["를", "을"],
+    }
     assert search.normalise_query(data, "그래디언트를") == "그래디언트를 기울기"
     assert search.normalise_query(data, "멀티헤드어텐션") == "멀티헤드어텐션 멀티 헤드 어텐션"
+    assert search.normalise_query(data, "멀티헤드 어텐션을") == "멀티헤드 어텐션을 멀티 헤드 어텐션"
+
+
+# (query, variant, does the variant stand in the query as whole words?)
+WHOLE_WORDS = [
+    ("폭", "폭", True),
+    ("폭이", "폭", True),  # a particle the build saw after stems
+    ("벡터의 폭", "폭", True),
+    ('"폭"', "폭", True),  # Lunr syntax around a word is not part of it
+    ("+폭*", "폭", True),
+    ("폭발", "폭", False),  # explosion: 폭 begins the word, but 발 is no ending
+    ("기울기 폭발", "폭", False),
+    ("계층", "층", False),  # 층 ends the word
+    ("-폭", "폭", False),  # the reader excludes it
+    ("헤드 하나의 차원", "헤드 하나의 차원", True),
+    ("헤드하나의차원", "헤드 하나의 차원", True),
+    ("헤드 하나의 차원이", "헤드 하나의 차원", True),
+    ("헤드 하나의", "헤드 하나의 차원", False),  # part of the variant
+    ("헤드 하나의 차원수", "헤드 하나의 차원", False),  # 수 is not among these endings
+    ("그 헤드 하나의 차원", "헤드 하나의 차원", True),
+    ("헤드 하나 의 차원", "헤드 하나의 차원", True),  # spaces do not matter inside a run
+    ("qk-norm", "QK-norm", True),
+]
+
+
+@pytest.mark.parametrize(("query", "variant", "found"), WHOLE_WORDS)
+def test_a_synonym_matches_whole_query_words_only(query, variant, found):
+    words = search.query_words(query)
+    assert search.synonym_matches(variant, words, ["이", "을"]) is found
+
+
+def test_a_word_that_begins_with_a_variant_adds_no_term():
+    """폭 (width) is a variant of 너비; 폭발 (explosion) must not find the width pages."""
+    data = {"synonyms": [["폭", "너비"], ["층", "레이어"]], "endings": ["이", "을"]}
+    assert search.synonym_terms(data, "폭발") == []
+    assert search.synonym_terms(data, "계층 폭주") == []
+    assert search.synonym_terms(data, "폭이") == ["너비"]
+    assert search.synonym_terms(data, "층을 폭") == ["너비", "레이어"]
+    assert search.normalise_query(data, "폭발") == "폭발"
 
 
 def test_synonym_words_become_stems():

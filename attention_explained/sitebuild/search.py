@@ -8,7 +8,8 @@ a small JSON file, ``search/<lang>.json``:
 - ``stems``: the noun-like stems Kiwi found at the start of each word (야코비안, 포화, 스케일링);
 - ``endings``: every particle or ending Kiwi found after such a stem (을, 가, 된, 하지);
 - ``forms``: words whose verb stem is not a prefix of the word (나눈 -> 나누);
-- ``synonyms``: (variant, term) pairs from the term sheet's "쓰지 않는 표기" column;
+- ``synonyms``: (variant, term) pairs from the term sheet's "쓰지 않는 표기" column, each
+  applied to whole query words only (synonym_matches: 폭이 is 폭, 폭발 is not);
 - ``prefix`` / ``others``: which index locations belong to this language.
 
 ``docs/assets/javascripts/workers/search-i18n.js`` reads it: a query word that is a known stem
@@ -187,11 +188,55 @@ def normalise_query(data: dict[str, object], query: str) -> str:
         stem(w) if HANGUL.search(w) and not re.search(r'[+\-*~^:"]', w) else w
         for w in query.split()
     ]
-    squashed = re.sub(r"\s+", "", query.lower())
-    for variant, term in sorted(data.get("synonyms", ()), key=lambda p: -len(p[0])):
-        if re.sub(r"\s+", "", variant.lower()) in squashed and term not in out:
+    for term in synonym_terms(data, query):
+        if term not in out:
             out.append(term)
     return " ".join(out)
+
+
+def query_words(query: str) -> list[str | None]:
+    """The query's words as synonyms see them: lower case, without quotes, a leading ``+``
+    or a trailing ``*``; a word Lunr must not match (``-폭``) is None and ends every run."""
+    out: list[str | None] = []
+    for word in query.split():
+        word = word.lower().replace('"', "")
+        out.append(None if word.startswith("-") else re.sub(r"^\+|\*$", "", word))
+    return out
+
+
+def synonym_matches(variant: str, words: Sequence[str | None], endings: Iterable[str]) -> bool:
+    """Does `variant` stand in `words` (see query_words) as whole words?
+
+    It does where a run of consecutive words, spaces dropped, is the variant, spaces dropped,
+    alone or followed by one of `endings` (the particles and endings the build found after
+    stems): 폭, 폭이, 헤드 하나의 차원, 헤드하나의차원, 멀티헤드어텐션을. A variant inside
+    another word is not there: 폭발 (explosion) is not 폭, 계층 is not 층.
+    """
+    target = re.sub(r"\s+", "", variant.lower())
+    endings = set(endings)
+    for i in range(len(words)):
+        joined = ""
+        for word in words[i:]:
+            if word is None:
+                break
+            joined += word
+            if joined == target or (joined.startswith(target) and joined[len(target) :] in endings):
+                return True
+            if not target.startswith(joined):
+                break  # a run grows only while it is still the start of the variant
+    return False
+
+
+def synonym_terms(data: dict[str, object], query: str) -> list[str]:
+    """The terms of the term sheet's variants that stand in `query` as whole words, in the
+    order of the variants, longest first (each term once)."""
+    words = query_words(query)
+    endings = set(data.get("endings", ()))
+    terms: list[str] = []
+    for variant, term in sorted(data.get("synonyms", ()), key=lambda p: -len(p[0])):
+        if term not in terms and synonym_matches(variant, words, endings):
+            terms.append(term)
+    return terms
 
 
 _kiwi = None  # loaded once per process: `mkdocs serve` keeps it across rebuilds

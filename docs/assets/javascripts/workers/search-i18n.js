@@ -10,9 +10,11 @@
  * It changes two messages on their way in and nothing else:
  * - SETUP (the whole bilingual index): keeps only the documents of this page's language, so
  *   results come from the reader's language and their scores from its pages alone;
- * - QUERY: adds the term for each glossary synonym in the query, and reduces each Korean
- *   word to the stem the build found for it (야코비안을 -> 야코비안, 포화된 -> 포화), which
- *   Material then searches as a prefix (야코비안*), so every inflected form on a page matches.
+ * - QUERY: adds the term for each glossary synonym that stands in the query as whole words
+ *   (폭이 adds 너비, 폭발 does not), and reduces each Korean word to the stem the build found
+ *   for it (야코비안을 -> 야코비안, 포화된 -> 포화), which Material then searches as a prefix
+ *   (야코비안*), so every inflected form on a page matches.
+ * search.py's normalise_query is this transform's Python twin (tests/test_search_data.py).
  */
 (function () {
   "use strict"
@@ -92,14 +94,42 @@
     var words = query.split(/\s+/).filter(Boolean).map(function (word) {
       return HANGUL.test(word) && !SYNTAX.test(word) ? stem(lex, word) : word
     })
-    /* A synonym anywhere in the query (spaces ignored, endings allowed) adds its term. */
-    var squashed = squash(query)
+    var plain = queryWords(query)
     var added = []
     lex.synonyms.forEach(function (pair) {
-      if (squashed.indexOf(pair.variant) >= 0 && added.indexOf(pair.term) < 0)
+      if (added.indexOf(pair.term) < 0 && matches(lex, pair.variant, plain))
         added.push(pair.term)
     })
-    return words.concat(added).join(" ")
+    return words.concat(added.filter(function (term) {
+      return words.indexOf(term) < 0
+    })).join(" ")
+  }
+
+  /* The query's words as synonyms see them: lower case, without quotes, a leading + or a
+     trailing *; a word Lunr must not match (-폭) is null and ends every run. */
+  function queryWords(query) {
+    return query.split(/\s+/).filter(Boolean).map(function (word) {
+      word = word.toLowerCase().replace(/"/g, "")
+      return word.charAt(0) === "-" ? null : word.replace(/^\+|\*$/g, "")
+    })
+  }
+
+  /* Does a synonym (squashed) stand in the query as whole words? Where a run of consecutive
+     words, spaces dropped, is the variant, alone or followed by an ending the build saw
+     after stems (폭, 폭이, 헤드하나의차원); never inside another word (폭발 is not 폭). */
+  function matches(lex, variant, plain) {
+    for (var i = 0; i < plain.length; i++) {
+      var joined = ""
+      for (var j = i; j < plain.length && plain[j] !== null; j++) {
+        joined += plain[j]
+        if (joined === variant || (joined.indexOf(variant) === 0 &&
+            lex.endings.has(joined.slice(variant.length))))
+          return true
+        if (variant.indexOf(joined) !== 0)
+          break
+      }
+    }
+    return false
   }
 
   /* Material's message listeners, registered by its worker when load() imports it. */
