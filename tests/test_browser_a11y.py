@@ -22,9 +22,12 @@ from browser_support import (
 )
 from site_build import LANGS
 
+from attention_explained.sitebuild.terms import load_term_sheet
+
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 
 THEMES = {"light": "default", "dark": "slate"}
+HEAD_DIMENSION = next(t for t in load_term_sheet() if t.concept.startswith("$d_k$"))
 
 
 def open_page(server, open_session, path: str, theme: str):
@@ -149,7 +152,7 @@ def test_explorer_controls_are_named_in_the_page_language(server, open_session, 
         for name in found:
             assert name, f"a {role} without a name: {names}"
             if role == "radio":
-                continue  # "÷√d" is the same in both languages; the group's legend is not
+                continue  # "÷√dₖ" is the same in both languages; the group's legend is not
             assert bool(HANGUL.search(name)) == (lang == "ko"), f"{role} {name!r} in {lang}"
     legends = page.locator("#ae-explorer fieldset legend").all_inner_texts()
     assert all(bool(HANGUL.search(text)) == (lang == "ko") for text in legends), legends
@@ -177,7 +180,11 @@ def test_explorer_announces_its_statistics_politely_once_at_rest(server, open_se
     assert current["updates"] == updates
     assert 1 <= current["announcements"] < steps // 3, current["announcements"]
     text = region.inner_text()
-    assert f"d = {current['dim']}" in text and f"n = {current['length']}" in text, text
+    # The head dimension goes by the page's name for it (the term sheet's, in each language)
+    # and the pages' symbol dₖ, never by the study note's bare "d".
+    name = HEAD_DIMENSION.term if lang == "ko" else HEAD_DIMENSION.english
+    assert f"{name} dₖ = {current['dim']},".lower() in text.lower(), (name, text)
+    assert "d = " not in text and f"n = {current['length']}" in text, text
     for stat in ("entropy", "max_weight", "jacobian_fro", "logit_std"):
         assert page.locator(f'[data-stat="{stat}"]').inner_text() in text, (stat, text)
     assert bool(HANGUL.search(text)) == (lang == "ko"), text

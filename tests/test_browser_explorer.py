@@ -1,4 +1,4 @@
-"""The Explorer page ("직접 해보기") in a real Chromium, in both languages.
+"""The Explorer page ("직접 해 보기") in a real Chromium, in both languages.
 
 Uses the server, browser and session fixtures of tests/conftest.py: the strict build is
 served under the `site_url` prefix, requests leaving 127.0.0.1 are blocked and recorded, and
@@ -9,6 +9,7 @@ the sliders, clicks on the radios and the button) and through `window.aeExplorer
 from __future__ import annotations
 
 import json
+import re
 import statistics as stats
 
 import numpy as np
@@ -17,6 +18,7 @@ from browser_support import HANGUL, localized, scheme, screenshot
 from site_build import LANGS, REPO
 
 from attention_explained import explorer
+from attention_explained.sitebuild.terms import load_term_sheet
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 
@@ -28,6 +30,7 @@ UPDATE_LIMIT_MS = 50.0
 BATCH, BATCHES = 5, 3
 TIMINGS = REPO / "test-artifacts" / "explorer-timing.json"
 MASK = 2**32 - 1
+HEAD_DIMENSION = next(t for t in load_term_sheet() if t.concept.startswith("$d_k$"))
 
 
 def open_explorer(server, open_session, lang: str, color_scheme: str = "light"):
@@ -181,6 +184,18 @@ def test_labels_are_in_the_page_language(server, open_session, lang):
     assert bool(HANGUL.search(text)) == (lang == "ko"), text
     for word in ("스케일링", "새 표본", "시드") if lang == "ko" else ("Scaling", "New sample"):
         assert word in text, word
+    # The head dimension is named as the pages name it (the term sheet, in each language)
+    # with the pages' symbol dₖ, also in the slider's spoken value and the timing line; the
+    # divisor is √dₖ. The study note's bare d appears nowhere.
+    name = HEAD_DIMENSION.term if lang == "ko" else HEAD_DIMENSION.english
+    label = page.locator("label[for='ae-explorer-dim']").inner_text()
+    assert label.lower().startswith(f"{name} dₖ = ".lower()), (name, label)
+    dim = state(page)["dim"]
+    assert page.get_attribute("#ae-explorer-dim", "aria-valuetext") == f"dₖ = {dim}"
+    assert f"dₖ = {dim})" in page.locator("#ae-explorer-timing").inner_text()
+    page.check("#ae-explorer-scale-sqrt")
+    assert "√dₖ = " in page.locator("#ae-explorer-divisor").inner_text()
+    assert not re.search(r"\bd = |√d(?!ₖ)", widget.inner_text()), widget.inner_text()
     # Accessible: every control has a label, the numbers are announced politely.
     unlabelled = page.evaluate(
         """() => [...document.querySelectorAll('#ae-explorer input, #ae-explorer button')]
@@ -221,7 +236,7 @@ def test_update_at_the_largest_size_is_fast(server, open_session, lang):
     TIMINGS.parent.mkdir(parents=True, exist_ok=True)
     TIMINGS.write_text(json.dumps(record, indent=2))
     shown_line = page.locator("#ae-explorer-timing").inner_text()
-    assert "n = 64, d = 4096" in shown_line, shown_line
+    assert "n = 64, dₖ = 4096" in shown_line, shown_line  # the pages' name, not the note's d
     assert min(medians) < UPDATE_LIMIT_MS, f"median update times {medians} ms: {batches}"
     session.assert_clean()
 

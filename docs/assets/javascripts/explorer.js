@@ -21,18 +21,21 @@
   // every slider step (a held arrow key or a drag fires dozens of updates a second).
   var ANNOUNCE_DELAY_MS = 700;
 
+  // The head dimension as the pages' math writes it ($d_k$), in plain text for the widget.
+  var DK = "dₖ";
+
   var STRINGS = {
     ko: {
       widget: "어텐션 포화 실험",
       noscript: "이 실험은 자바스크립트가 있어야 동작합니다.",
-      dim: "헤드 차원 dₖ",
+      dim: "헤드 차원 " + DK,
       dimHint: "쿼리·키 벡터의 성분 수 (로그 눈금)",
       length: "시퀀스 길이 n",
       lengthHint: "쿼리와 키의 개수",
       scale: "스케일링",
       scaleNone: "없음 (q·k 그대로)",
-      scaleSqrt: "÷√dₖ",
-      scaleUnit: "÷σ²√dₖ (분산 1)",
+      scaleSqrt: "÷√" + DK,
+      scaleUnit: "÷σ²√" + DK + " (분산 1)",
       range: "성분의 범위 uniform[최솟값, 최댓값]",
       min: "최솟값",
       max: "최댓값",
@@ -57,7 +60,7 @@
       logitStd: "로짓 표준편차",
       logitStdRef: "이론값",
       timing: function (ms, n, d) {
-        return "마지막 갱신 " + ms + " ms (n = " + n + ", d = " + d + ")";
+        return "마지막 갱신 " + ms + " ms (n = " + n + ", " + DK + " = " + d + ")";
       },
       checkPending: "패키지의 참값과 비교하는 중…",
       checkResult: function (ok, total, err) {
@@ -67,7 +70,8 @@
       checkFailed: "패키지의 참값을 불러오지 못했습니다.",
       lengthValue: function (n) { return "n = " + n; },
       summary: function (d, n, scale, s) {
-        return "d = " + d + ", n = " + n + ", 스케일링 " + scale + ". 행 엔트로피 평균 " +
+        return "헤드 차원 " + DK + " = " + d + ", 시퀀스 길이 n = " + n + ", 스케일링 " + scale +
+          ". 행 엔트로피 평균 " +
           s.entropy + ", 행 최대 가중치 평균 " + s.max_weight + ", 야코비안 프로베니우스 노름 평균 " +
           s.jacobian_fro + ", 로짓 표준편차 " + s.logit_std + ".";
       },
@@ -75,14 +79,14 @@
     en: {
       widget: "Attention saturation experiment",
       noscript: "This experiment needs JavaScript.",
-      dim: "Dimension d",
-      dimHint: "length of each query and key vector (log scale)",
+      dim: "Head dimension " + DK,
+      dimHint: "components of each query and key vector (log scale)",
       length: "Sequence length n",
       lengthHint: "number of queries and keys",
       scale: "Scaling",
       scaleNone: "none (raw q·k)",
-      scaleSqrt: "÷√d",
-      scaleUnit: "÷σ²√d (unit variance)",
+      scaleSqrt: "÷√" + DK,
+      scaleUnit: "÷σ²√" + DK + " (unit variance)",
       range: "Component range uniform[min, max]",
       min: "min",
       max: "max",
@@ -107,7 +111,7 @@
       logitStd: "Logit std",
       logitStdRef: "theory",
       timing: function (ms, n, d) {
-        return "Last update " + ms + " ms (n = " + n + ", d = " + d + ")";
+        return "Last update " + ms + " ms (n = " + n + ", " + DK + " = " + d + ")";
       },
       checkPending: "Comparing with the package's values…",
       checkResult: function (ok, total, err) {
@@ -117,7 +121,8 @@
       checkFailed: "Could not load the package's reference values.",
       lengthValue: function (n) { return "n = " + n; },
       summary: function (d, n, scale, s) {
-        return "d = " + d + ", n = " + n + ", scaling " + scale + ". Mean row entropy " +
+        return "Head dimension " + DK + " = " + d + ", sequence length n = " + n + ", scaling " +
+          scale + ". Mean row entropy " +
           s.entropy + ", mean row max weight " + s.max_weight + ", mean Jacobian Frobenius norm " +
           s.jacobian_fro + ", logit std " + s.logit_std + ".";
       },
@@ -633,13 +638,14 @@
 
     function showControls() {
       dimOut.textContent = String(state.dim);
-      dimInput.setAttribute("aria-valuetext", "d = " + state.dim);
+      dimInput.setAttribute("aria-valuetext", DK + " = " + state.dim);
       lengthOut.textContent = String(state.length);
       lengthInput.setAttribute("aria-valuetext", t.lengthValue(state.length));
       seedOut.textContent = String(state.seed);
       var m = uniformMoments(state.minval, state.maxval);
       var divisor = 1 / scaleFactor(state.scale, state.dim, state.minval, state.maxval);
-      var formula = { none: "1", sqrt: "√d", unit: m[0] === 0 ? "σ²√d" : "√(d(σ⁴ + 2μ²σ²))" };
+      var formula = { none: "1", sqrt: "√" + DK,
+        unit: m[0] === 0 ? "σ²√" + DK : "√(" + DK + "(σ⁴ + 2μ²σ²))" };
       var text = t.divisor + ": " + formula[state.scale];
       if (state.scale !== "none") text += " = " + format(divisor);
       if (state.scale === "unit" && m[0] !== 0) text += " (" + t.meanNonZero + ")";
