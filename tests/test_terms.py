@@ -8,6 +8,9 @@
   per page: at the term's first use.
 - d_k has one name and one symbol (헤드 차원, √d_k), the auxiliary 보다 is written apart
   (해 보기), and 가중치 never names the parameters W^Q, W^K.
+- The English pages, figure strings and titles write the head dimension d_k as the Korean
+  ones do (√d_k, d_k = 1024, ÷√dₖ): the study note's bare d only in its own words, on the
+  page that sets out the note claim by claim and in quotations of it.
 
 A failure names the file, the line and the term to use instead.
 """
@@ -31,7 +34,7 @@ FIGURES = ROOT / "attention_explained" / "figures"
 CONFIG = ROOT / "mkdocs.yml"
 GLOSSARY = DOCS / "glossary.md"
 # The page that sets out the study note claim by claim may quote the note's own symbol d.
-NOTE_PAGES = frozenset(DOCS / name for name in ("note.md",))
+NOTE_PAGES = frozenset(DOCS / name for name in ("note.md", "note.en.md"))
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
 
 FENCE = re.compile(r"^\s*(```|~~~)")
@@ -83,8 +86,9 @@ def _korean_pages() -> list[Path]:
     return sorted(p for p in DOCS.rglob("*.md") if not p.name.endswith(".en.md"))
 
 
-def _korean_figure_strings(path: Path) -> list[Line]:
-    """Every ``"ko": "..."`` string of a figure module's string tables, one Line per source line."""
+def _korean_figure_strings(path: Path, lang: str = "ko") -> list[Line]:
+    """Every ``"ko": "..."`` string (or `lang`'s) of a figure module's string tables, one Line
+    per source line."""
     source = path.read_text(encoding="utf-8")
     source_lines = source.splitlines()
     found = []
@@ -92,11 +96,11 @@ def _korean_figure_strings(path: Path) -> list[Line]:
         if not isinstance(node, ast.Dict):
             continue
         for key, value in zip(node.keys, node.values, strict=True):
-            if not (isinstance(key, ast.Constant) and key.value == "ko"):
+            if not (isinstance(key, ast.Constant) and key.value == lang):
                 continue
             for number in range(value.lineno, value.end_lineno + 1):
                 text = source_lines[number - 1]
-                # Only the "ko" string itself: an "en" string may share the source line.
+                # Only this language's string: the other's may share the source line.
                 end = value.end_col_offset if number == value.end_lineno else len(text)
                 start = value.col_offset if number == value.lineno else 0
                 text = " " * start + text[start:end]
@@ -225,7 +229,28 @@ NOTE_SYMBOL = [
 ]
 
 
-def notation_violations(lines: list[Line], *, prose: bool = True) -> list[str]:
+# The same in English: √d, "d = 1024", $d$, 9d, [30, d], 1/d, "against d", "as d grows".
+ENGLISH_NOTE_SYMBOL = [
+    NOTE_SYMBOL[0],
+    (re.compile(r"(?<![\w\\])d\s*=\s*\{?\d"), "write d_k = … (the head dimension)"),
+    (re.compile(r"\$d\$"), "write $d_k$ (dₖ outside math)"),
+    (
+        re.compile(r"(?<![\w\\.])\d+d(?![\w{ₖ])|,\s*d\]|(?<![\w\\])1/d(?![\w{ₖ])"),
+        "write 9d_k, [30, d_k], 1/d_k (the head dimension)",
+    ),
+    (
+        re.compile(
+            r"\b(?:dimension|against|by|over|every|each|at)\s+d\b(?![_ₖ'’])"
+            r"|(?<![\w\\'’])d\s+(?:grows|is large|increases)"
+        ),
+        "write dₖ ($d_k$): the head dimension",
+    ),
+]
+
+
+def notation_violations(
+    lines: list[Line], *, prose: bool = True, patterns=NOTE_SYMBOL
+) -> list[str]:
     """d_k keeps its subscript outside quotations of the note ("÷√d" in the note's words).
 
     Only prose has quotations: in figure strings and mkdocs.yml a quote delimits a string."""
@@ -234,7 +259,7 @@ def notation_violations(lines: list[Line], *, prose: bool = True) -> list[str]:
         if line.path in NOTE_PAGES:
             continue
         text = _blank(QUOTE, line.text) if prose else line.text
-        for pattern, advice in NOTE_SYMBOL:
+        for pattern, advice in patterns:
             for match in pattern.finditer(text):
                 problems.append(f"{line.where()}: '{match.group(0)}': {advice}")
     return problems
@@ -415,6 +440,29 @@ def test_notation_check_wants_the_subscript_outside_the_notes_words(tmp_path):
     assert lines == ["1", "3", "4", "7", "9", "10", "12"], problems
 
 
+def test_english_notation_check_wants_d_k_but_lets_the_note_speak(tmp_path):
+    page = tmp_path / "page.en.md"
+    page.write_text(
+        "divide by $\\sqrt{d}$\ndivide by $\\sqrt{d_k}$ at $d_k = 1024$\n"
+        "## ÷√d leaves variance 9\n## ÷√dₖ leaves variance 9, $\\sqrt{d_\\text{model}}$\n"
+        'the note writes "divided by √d" and "at d = 1024"\n'
+        "at $d = 1024$ and $d=10$\n$9d$ and $[30, d]$ and μP's $1/d$\n"
+        "$9d_k$, $[30, d_k]$, $1/d_k$\n"
+        "**Dimension $d$**: the slider\nagainst d on log scales, as d grows\n"
+        "against $d_k$, as dₖ grows, d2l's $d_k$, an odd d-dimensional, 3D plots\n"
+        "[what the note calls d](note.md#d-is-dk), `d = 1024` in code\n",
+        encoding="utf-8",
+    )
+    problems = notation_violations(_markdown_lines(page), patterns=ENGLISH_NOTE_SYMBOL)
+    lines = sorted(set(_line_numbers(problems)), key=int)
+    assert lines == ["1", "3", "6", "7", "9", "10"], problems
+    # The note's own page is where its d is set out: nothing there is flagged.
+    note = tmp_path / "note.en.md"
+    note.write_text(page.read_text(encoding="utf-8"), encoding="utf-8")
+    lines = [Line(DOCS / "note.en.md", n.number, n.text) for n in _markdown_lines(note)]
+    assert notation_violations(lines, patterns=ENGLISH_NOTE_SYMBOL) == []
+
+
 def test_parameters_are_not_called_weights(tmp_path):
     page = tmp_path / "page.md"
     page.write_text(
@@ -457,6 +505,38 @@ def test_korean_pages_use_only_sheet_terms(terms, analyse):
         if page == GLOSSARY:
             continue
         problems += all_violations(_markdown_lines(page), terms, analyse)
+    assert not problems, "\n".join(problems)
+
+
+def test_korean_glossary_writes_d_k_for_the_head_dimension():
+    """The glossary may list the variants, so only its notation is checked."""
+    problems = notation_violations(_markdown_lines(GLOSSARY))
+    assert not problems, "\n".join(problems)
+
+
+def _english_pages() -> list[Path]:
+    return sorted(DOCS.rglob("*.en.md"))
+
+
+def test_english_pages_write_d_k_for_the_head_dimension():
+    pages = _english_pages()
+    assert len(pages) > 10 and DOCS / "note.en.md" in pages, pages
+    problems = []
+    for page in pages:
+        problems += notation_violations(_markdown_lines(page), patterns=ENGLISH_NOTE_SYMBOL)
+    assert not problems, "\n".join(problems)
+
+
+def test_english_figure_strings_and_titles_write_d_k_for_the_head_dimension():
+    modules = sorted(FIGURES.rglob("*.py"))
+    lines = [line for path in modules for line in _korean_figure_strings(path, "en")]
+    assert len({line.path for line in lines}) > 10, f"figure modules under {FIGURES} not read"
+    config = [
+        Line(CONFIG, n, raw.split(" #", 1)[0])
+        for n, raw in enumerate(CONFIG.read_text(encoding="utf-8").splitlines(), 1)
+        if not raw.lstrip().startswith("#")
+    ]
+    problems = notation_violations(lines + config, prose=False, patterns=ENGLISH_NOTE_SYMBOL)
     assert not problems, "\n".join(problems)
 
 

@@ -18,10 +18,10 @@ STRINGS = {
         "10배 넓게 퍼진다(이론 표준편차 3√dₖ: 96과 9.5). √dₖ로 나누면 두 히스토그램의 너비가 "
         "같아지고 표준편차는 둘 다 약 3이다. 측정한 표준편차는 네 패널 모두 이론값과 3% "
         "안에서 맞는다.",
-        "en": "Four histograms of logits. Rows are d=10 and d=1024, columns are no scaling "
-        "and ÷√d, and the two panels of a column share their horizontal axis. Unscaled, "
-        "the logits at d=1024 spread about 10 times wider than at d=10 (theoretical "
-        "standard deviation 3√d: 96 and 9.5). Divided by √d the two histograms have the "
+        "en": "Four histograms of logits. Rows are dₖ=10 and dₖ=1024, columns are no scaling "
+        "and ÷√dₖ, and the two panels of a column share their horizontal axis. Unscaled, "
+        "the logits at dₖ=1024 spread about 10 times wider than at dₖ=10 (theoretical "
+        "standard deviation 3√dₖ: 96 and 9.5). Divided by √dₖ the two histograms have the "
         "same width, both with a standard deviation of about 3. In all four panels the "
         "measured standard deviation is within 3% of the theory.",
     },
@@ -31,10 +31,10 @@ STRINGS = {
     },
     "col_sqrt": {
         "ko": "$\\mathbf{q}\\cdot\\mathbf{k}\\,/\\sqrt{d_k}$",
-        "en": "$\\mathbf{q}\\cdot\\mathbf{k}\\,/\\sqrt{d}$",
+        "en": "$\\mathbf{q}\\cdot\\mathbf{k}\\,/\\sqrt{d_k}$",
     },
-    "row": {"ko": "$d_k = {d}$", "en": "$d = {d}$"},
-    "sigma_raw": {"ko": "3√dₖ", "en": "3√d"},
+    "row": {"ko": "$d_k = {d}$", "en": "$d_k = {d}$"},
+    "sigma_raw": {"ko": "3√dₖ", "en": "3√dₖ"},
     "sigma_sqrt": {"ko": "3", "en": "3"},
     "measured": {
         "ko": "표준편차\n측정 {std:.2f}\n이론 {theory} = {sigma:.2f}",
@@ -43,13 +43,13 @@ STRINGS = {
     "xlabel": {"ko": "로짓", "en": "logit"},
     "title": {
         "ko": "로짓의 퍼짐은 √dₖ에 비례하고, ÷√dₖ 뒤에는 dₖ와 상관없다",
-        "en": "The spread of the logits grows with √d; ÷√d takes it away",
+        "en": "The spread of the logits grows with √dₖ; ÷√dₖ takes it away",
     },
     "subtitle": {
         "ko": "A, B ~ U[−3, 3] 독립, {n}×{n} 로짓 × 시드 {seeds}개 = 패널마다 {total}개\n"
         "점선: 이론 표준편차 ±3√dₖ (÷√dₖ 뒤에는 ±3)",
         "en": "A, B ~ U[−3, 3] independent; {n}×{n} logits × {seeds} seeds = {total} per "
-        "panel\ndashed: theoretical standard deviation ±3√d (±3 after ÷√d)",
+        "panel\ndashed: theoretical standard deviation ±3√dₖ (±3 after ÷√dₖ)",
     },
 }
 ALT_CLAIMS = ("figures.logit_std_near_theory",)
@@ -58,7 +58,7 @@ REACH = 4.2  # x-axis: ±4.2 theoretical std of the wider panel in each column
 
 
 def logits() -> dict:
-    """The note's logits A·Bᵀ at d = 10 and 1024, pooled over the site's seeds, with theory.
+    """The note's logits A·Bᵀ at d_k = 10 and 1024, pooled over the site's seeds, with theory.
 
     The same 30×30 samples the prose's variance numbers use (``std.measured.d<d>``).
     """
@@ -77,14 +77,14 @@ def logits() -> dict:
 
 
 def theory_std(data: dict, dim: int, column: str) -> float:
-    """3√d raw, 3 after ÷√d."""
+    """3√d_k raw, 3 after ÷√d_k."""
     std = math.sqrt(data[dim]["theory"])
     return std if column == "raw" else std / math.sqrt(dim)
 
 
 @figure(
     ID,
-    description="Histograms of the note's logits at d = 10 and 1024, raw and ÷√d, std marked",
+    description="Histograms of the note's logits at d_k = 10 and 1024, raw and ÷√d_k, std marked",
     data=logits,
 )
 def draw(data, lang: str, theme: str):

@@ -13,11 +13,11 @@ STRINGS = {
     "alt": {
         "ko": "로그-로그 그래프. 스케일링 없는 q·k의 분산은 dₖ에 비례해 9dₖ 직선을 따라 "
         "커지고, √dₖ로 나눈 분산은 dₖ와 관계없이 9에 머문다. 측정값이 이론선과 겹친다.",
-        "en": "Log-log plot. The variance of unscaled q·k grows in proportion to d, along "
-        "the line 9d, while the variance after dividing by √d stays at 9 for every d. "
+        "en": "Log-log plot. The variance of unscaled q·k grows in proportion to dₖ, along "
+        "the line 9dₖ, while the variance after dividing by √dₖ stays at 9 for every dₖ. "
         "The measured points sit on the theory lines.",
     },
-    "title": {"ko": "로짓 분산은 dₖ에 비례한다", "en": "The logit variance grows with d"},
+    "title": {"ko": "로짓 분산은 dₖ에 비례한다", "en": "The logit variance grows with dₖ"},
     "ylabel": {
         "ko": "$\\mathrm{Var}(\\mathbf{q}\\cdot\\mathbf{k})$ (로그 축)",
         "en": "$\\mathrm{Var}(\\mathbf{q}\\cdot\\mathbf{k})$ (log scale)",
@@ -28,9 +28,9 @@ STRINGS = {
     },
     "measured_sqrt": {
         "ko": "측정: $\\mathbf{q}\\cdot\\mathbf{k}\\,/\\sqrt{d_k}$",
-        "en": "measured: $\\mathbf{q}\\cdot\\mathbf{k}\\,/\\sqrt{d}$",
+        "en": "measured: $\\mathbf{q}\\cdot\\mathbf{k}\\,/\\sqrt{d_k}$",
     },
-    "theory_none": {"ko": "이론: $9d_k$", "en": "theory: $9d$"},
+    "theory_none": {"ko": "이론: $9d_k$", "en": "theory: $9d_k$"},
     "theory_sqrt": {"ko": "이론: $9$", "en": "theory: $9$"},
 }
 SHARED_STRINGS = {
@@ -40,13 +40,13 @@ ALT_CLAIMS = ("figures.logit_variance_on_theory",)
 
 
 def variance_by_dim() -> dict[str, np.ndarray]:
-    """Sample variance of q·k entries, pooled over seeds, raw and ÷√d, with the theory."""
+    """Sample variance of q·k entries, pooled over seeds, raw and ÷√d_k, with the theory."""
     return experiments.logit_variances(experiments.SWEEP_DIMS, experiments.SWEEP_SEEDS)
 
 
 @figure(
     ID,
-    description="Var(q·k) against d: measured vs theory 9d, and flat 9 after ÷√d",
+    description="Var(q·k) against d_k: measured vs theory 9d_k, and flat 9 after ÷√d_k",
     data=variance_by_dim,
 )
 def draw(data, lang: str, theme: str):

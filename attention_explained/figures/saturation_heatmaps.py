@@ -15,9 +15,9 @@ STRINGS = {
         "dₖ=1024에서 스케일링하지 않으면 각 행이 거의 한 칸(가중치 1에 가까움)만 밝고, "
         "÷√dₖ는 덜 뾰족하며, ÷(3√dₖ)는 각 행의 가중치가 여러 키에 퍼진다.",
         "en": "Six heatmaps of softmax attention weights from random queries and keys. "
-        "Rows are d=10 and d=1024; columns are no scaling, ÷√d and ÷(3√d); the vertical "
-        "axis is query i, the horizontal axis key j. Unscaled at d=1024 each row lights "
-        "up almost a single cell (weight near 1); ÷√d is less peaked, and ÷(3√d) spreads "
+        "Rows are dₖ=10 and dₖ=1024; columns are no scaling, ÷√dₖ and ÷(3√dₖ); the vertical "
+        "axis is query i, the horizontal axis key j. Unscaled at dₖ=1024 each row lights "
+        "up almost a single cell (weight near 1); ÷√dₖ is less peaked, and ÷(3√dₖ) spreads "
         "each row's weight over many keys.",
     },
     "col_none": {
@@ -26,13 +26,13 @@ STRINGS = {
     },
     "col_sqrt": {
         "ko": "$\\mathbf{q}_i\\cdot\\mathbf{k}_j\\,/\\sqrt{d_k}$",
-        "en": "$\\mathbf{q}_i\\cdot\\mathbf{k}_j\\,/\\sqrt{d}$",
+        "en": "$\\mathbf{q}_i\\cdot\\mathbf{k}_j\\,/\\sqrt{d_k}$",
     },
     "col_unit": {
         "ko": "$\\mathbf{q}_i\\cdot\\mathbf{k}_j\\,/\\,(3\\sqrt{d_k})$ (분산 1)",
-        "en": "$\\mathbf{q}_i\\cdot\\mathbf{k}_j\\,/\\,(3\\sqrt{d})$ (unit variance)",
+        "en": "$\\mathbf{q}_i\\cdot\\mathbf{k}_j\\,/\\,(3\\sqrt{d_k})$ (unit variance)",
     },
-    "row": {"ko": "$d_k = {d}$", "en": "$d = {d}$"},
+    "row": {"ko": "$d_k = {d}$", "en": "$d_k = {d}$"},
     "query": {"ko": "쿼리 $i$", "en": "query $i$"},
     "key": {"ko": "키 $j$", "en": "key $j$"},
     "colorbar": {"ko": "어텐션 가중치 $p_{ij}$", "en": "attention weight $p_{ij}$"},
@@ -50,7 +50,7 @@ ALT_CLAIMS = ("figures.heatmaps_peaked_unscaled_spread_scaled",)
 
 @figure(
     ID,
-    description="The note's heatmaps done right: d=10/1024 × none/√d/3√d",
+    description="The note's heatmaps done right: d_k=10/1024 × none/√d_k/3√d_k",
     data=experiments.heatmaps,
 )
 def draw(panels, lang: str, theme: str):

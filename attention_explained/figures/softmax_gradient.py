@@ -15,9 +15,9 @@ STRINGS = {
         "대한 기울기 노름을 dₖ에 대해 로그 축으로 그렸다. 스케일링이 없으면 둘 다 dₖ가 "
         "커질수록 0에 가까워지고, 스케일링하면 그린 범위 전체에서 거의 평평하다(가장 큰 "
         "값이 가장 작은 값의 1.3배 미만).",
-        "en": "Two panels on a log scale against d: the Frobenius norm of the softmax "
+        "en": "Two panels on a log scale against dₖ: the Frobenius norm of the softmax "
         "Jacobian (left) and the norm of the gradient with respect to the logits (right). "
-        "Without scaling both collapse towards 0 as d grows; with scaling they stay nearly "
+        "Without scaling both collapse towards 0 as dₖ grows; with scaling they stay nearly "
         "flat over the whole plotted range (the largest value under 1.3 times the smallest).",
     },
     "jacobian": {
@@ -38,7 +38,7 @@ ALT_CLAIMS = ("figures.gradient_unscaled_collapses_scaled_flat",)
 
 @figure(
     ID,
-    description="‖J‖_F and the measured gradient norm against d: the vanishing gradient",
+    description="‖J‖_F and the measured gradient norm against d_k: the vanishing gradient",
     data=experiments.sweep,
 )
 def draw(data, lang: str, theme: str):

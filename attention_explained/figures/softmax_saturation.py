@@ -17,11 +17,11 @@ STRINGS = {
         "스케일링이 없으면 dₖ가 커질수록 엔트로피는 0으로, 최대 가중치는 1로 다가간다. "
         "÷√dₖ와 ÷(3√dₖ)는 dₖ = 16부터 거의 평평하다. 그린 범위의 끝인 dₖ = 4096까지 두 값 "
         "모두 15% 넘게 변하지 않는다. dₖ가 그보다 작을 때는 ÷√dₖ도 dₖ에 따라 달라진다.",
-        "en": "Two panels: row entropy (left) and row max weight (right) against d. "
-        "Without scaling, entropy falls to 0 and the max weight climbs to 1 as d grows. "
-        "With ÷√d and ÷(3√d) both are nearly flat from d = 16 on: up to the last "
-        "plotted d = 4096 neither changes by more than 15%. Below that, ÷√d still varies "
-        "with d.",
+        "en": "Two panels: row entropy (left) and row max weight (right) against dₖ. "
+        "Without scaling, entropy falls to 0 and the max weight climbs to 1 as dₖ grows. "
+        "With ÷√dₖ and ÷(3√dₖ) both are nearly flat from dₖ = 16 on: up to the last "
+        "plotted dₖ = 4096 neither changes by more than 15%. Below that, ÷√dₖ still varies "
+        "with dₖ.",
     },
     "max_weight": {"ko": "행 최대 가중치", "en": "row max weight"},
     "uniform_max": {"ko": "균등분포: 1/{n}", "en": "uniform: 1/{n}"},
@@ -39,7 +39,7 @@ ALT_CLAIMS = ("figures.saturation_unscaled_saturates_scaled_flat",)
 
 @figure(
     ID,
-    description="Row entropy and max weight against d, for none / √d / unit",
+    description="Row entropy and max weight against d_k, for none / √d_k / unit",
     data=experiments.sweep,
 )
 def draw(data, lang: str, theme: str):

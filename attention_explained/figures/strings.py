@@ -21,9 +21,9 @@ from importlib import import_module
 
 SHARED: dict[str, dict[str, str]] = {
     "none": {"ko": "스케일링 없음", "en": "no scaling"},
-    "sqrt_d": {"ko": "÷√dₖ", "en": "÷√d"},
-    "unit_3sqrt_d": {"ko": "÷(3√dₖ), 분산 1", "en": "÷(3√d), unit variance"},
-    "dim": {"ko": "헤드 차원 $d_k$", "en": "dimension $d$ (= $d_k$)"},
+    "sqrt_d": {"ko": "÷√dₖ", "en": "÷√dₖ"},
+    "unit_3sqrt_d": {"ko": "÷(3√dₖ), 분산 1", "en": "÷(3√dₖ), unit variance"},
+    "dim": {"ko": "헤드 차원 $d_k$", "en": "head dimension $d_k$"},
     "seeds": {"ko": "시드 {n}개 평균 ± 표준편차", "en": "mean ± std over {n} seeds"},
     "sqrt_dk_math": {"ko": "$\\div\\sqrt{d_k}$", "en": "$\\div\\sqrt{d_k}$"},
     "qknorm": {"ko": "QK 정규화 (g 학습)", "en": "QK-norm (learned g)"},
