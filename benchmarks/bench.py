@@ -9,6 +9,7 @@ All runs happen in one go on this machine, so the ratios hold even when it is no
   serve loop  `mkdocs serve`: an edit to the rebuilt output and to a Chromium tab, next to a
               floor of bare Material + mkdocs-static-i18n (serve_loop.py)
   (f) phone   first visit of every page on a throttled phone (phone.py)
+  explorer    the explorer's update time at its largest size, in Chromium (explorer.py)
   newcomer    a fresh clone to the first page `make serve` serves (newcomer.py)
 
 Each is repeated (default 3) and the median reported with peak RSS (largest process of the
@@ -54,6 +55,16 @@ def phone_visits(site: Path, repeat: int) -> dict | None:
     }
 
 
+def explorer_updates(site: Path, clicks: int) -> dict | None:
+    """The explorer's median update time at its largest size per language
+    (``benchmarks/explorer.py``); None with ``--explorer-clicks 0``."""
+    if clicks <= 0:
+        return None
+    import explorer  # benchmarks/explorer.py
+
+    return explorer.measure(site, clicks)
+
+
 def newcomer_hook(repeat: int) -> dict | None:
     """A fresh clone to the first page `make serve` serves, with the machine's warm package
     caches (``benchmarks/newcomer.py``); ``--newcomer-repeat 0`` skips."""
@@ -75,6 +86,7 @@ def measure(args: argparse.Namespace) -> tuple[dict, dict]:
         results["after_training"] = after_grid_seconds(ws.env, ws.root, args.repeat)
         weights = page_weights(ws.root / "site")
         results["phone"] = phone_visits(ws.root / "site", args.phone_repeat)
+        results["explorer"] = explorer_updates(ws.root / "site", args.explorer_clicks)
         if not args.no_serve:
             results["serve"] = serve_loop(ws, make_floor(ws.root), args.repeat)
     results["newcomer"] = newcomer_hook(args.newcomer_repeat)
@@ -99,6 +111,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--phone-repeat", type=int, default=3,
         help="throttled runs per page in benchmarks/phone.py (median); 0 = skip",
+    )  # fmt: skip
+    parser.add_argument(
+        "--explorer-clicks", type=int, default=15,
+        help="explorer updates timed per language (benchmarks/explorer.py); 0 = skip",
     )  # fmt: skip
     parser.add_argument(
         "--newcomer-repeat", type=int, default=3,

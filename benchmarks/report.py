@@ -80,6 +80,8 @@ def verdicts(results: dict, weights: dict) -> dict:
     }
     if results.get("phone"):
         checks["phone budgets"] = not results["phone"]["misses"]
+    if results.get("explorer"):
+        checks["explorer update"] = all(row["met"] for row in results["explorer"].values())
     return {
         "machine": machine(),
         "date": time.strftime("%Y-%m-%d"),
@@ -153,6 +155,11 @@ def print_report(report: dict, repeat: int, before: str | None) -> list[str]:
             print("  MISSED " + line)
     else:
         print("\nPhone / first visit: not measured (--phone-repeat 0, or no benchmarks/phone.py)")
+    if results.get("explorer"):
+        import explorer  # benchmarks/explorer.py
+
+        print("\nExplorer update at its largest size (benchmarks/explorer.py):")
+        print(explorer.table(results["explorer"]))
     if results.get("newcomer"):
         import newcomer  # benchmarks/newcomer.py
 

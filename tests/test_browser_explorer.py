@@ -8,14 +8,12 @@ the sliders, clicks on the radios and the button) and through `window.aeExplorer
 
 from __future__ import annotations
 
-import json
 import re
-import statistics as stats
 
 import numpy as np
 import pytest
 from browser_support import HANGUL, localized, scheme, screenshot
-from site_build import LANGS, REPO
+from site_build import LANGS
 
 from attention_explained import explorer
 from attention_explained.sitebuild.terms import load_term_sheet
@@ -23,12 +21,10 @@ from attention_explained.sitebuild.terms import load_term_sheet
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 
 PAGE = "explorer/"
-# An update at n = 64, d = 4096 (new draws, A·Bᵀ, softmax statistics and the heatmap), as
-# measured in the page, must take under 50 ms (median of a batch of updates). Other jobs share
-# this machine, so a batch slowed down by them is measured again, up to three batches.
-UPDATE_LIMIT_MS = 50.0
-BATCH, BATCHES = 5, 3
-TIMINGS = REPO / "test-artifacts" / "explorer-timing.json"
+# At n = 64, d_k = 4096 each new sample redraws A and B and redoes A·Bᵀ; how long that takes is
+# a timing, measured in `make bench` (benchmarks/explorer.py, target < 50 ms). Here: that every
+# click updates, and that the page reports the time it measured.
+CLICKS = 5
 MASK = 2**32 - 1
 HEAD_DIMENSION = next(t for t in load_term_sheet() if t.concept.startswith("$d_k$"))
 
@@ -211,33 +207,22 @@ def test_labels_are_in_the_page_language(server, open_session, lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_update_at_the_largest_size_is_fast(server, open_session, lang):
+def test_each_update_at_the_largest_size_is_drawn_and_its_time_reported(server, open_session, lang):
     session, page = open_explorer(server, open_session, lang)
     press(page, "length", "End")
     press(page, "dim", "End")
     current = state(page)
     assert (current["length"], current["dim"]) == (64, 4096)
-    batches = []
-    for _ in range(BATCHES):
-        times = []
-        for _ in range(BATCH):  # each new sample redraws A and B and redoes A·Bᵀ
-            before = state(page)
-            page.click("#ae-explorer-new-sample")
-            after = state(page)
-            assert after["seed"] == before["seed"] + 1
-            assert after["draws"] == before["draws"] + 1
-            times.append(after["lastUpdateMs"])
-        batches.append(times)
-        if stats.median(times) < UPDATE_LIMIT_MS:
-            break
-    medians = [stats.median(times) for times in batches]
-    record = json.loads(TIMINGS.read_text()) if TIMINGS.is_file() else {}
-    record[lang] = {"n": 64, "d": 4096, "batch_medians_ms": medians, "times_ms": batches}
-    TIMINGS.parent.mkdir(parents=True, exist_ok=True)
-    TIMINGS.write_text(json.dumps(record, indent=2))
+    for _ in range(CLICKS):  # each new sample redraws A and B and redoes A·Bᵀ
+        before = state(page)
+        page.click("#ae-explorer-new-sample")
+        after = state(page)
+        assert after["seed"] == before["seed"] + 1
+        assert after["draws"] == before["draws"] + 1
+        assert np.isfinite(after["lastUpdateMs"]) and after["lastUpdateMs"] > 0, after
     shown_line = page.locator("#ae-explorer-timing").inner_text()
     assert "n = 64, dₖ = 4096" in shown_line, shown_line  # the pages' name, not the note's d
-    assert min(medians) < UPDATE_LIMIT_MS, f"median update times {medians} ms: {batches}"
+    assert f"{after['lastUpdateMs']:.1f} ms" in shown_line, (shown_line, after)  # the last one
     session.assert_clean()
 
 
