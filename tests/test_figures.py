@@ -160,7 +160,7 @@ def test_a_failing_figure_names_id_lang_and_theme(monkeypatch, tmp_path):
         raise RuntimeError("boom")
 
     monkeypatch.setitem(
-        registry._REGISTRY, "softmax-curve", replace(get("softmax-curve"), draw=broken)
+        registry.REGISTRY, "softmax-curve", replace(get("softmax-curve"), draw=broken)
     )
     with pytest.raises(FigureError, match=r"softmax-curve.*lang=ko, theme=light.*boom"):
         render(["softmax-curve"], tmp_path)
@@ -344,11 +344,13 @@ def test_mathtext_cache_is_shared_between_figures_and_changes_no_byte(monkeypatc
     from attention_explained.figures import style
 
     shared = to_bytes(draw("temperature", "ko"), "svg")
-    before = style._parse_shared.cache_info()
+    before = style.shared_mathtext_parse.cache_info()
     assert to_bytes(draw("temperature", "ko"), "svg") == shared
-    after = style._parse_shared.cache_info()
+    after = style.shared_mathtext_parse.cache_info()
     assert after.misses == before.misses and after.hits > before.hits
 
     monkeypatch.setattr(MathTextParser, "_parse_cached", style.OWN_MATHTEXT_CACHE)
     assert to_bytes(draw("temperature", "ko"), "svg") == shared
-    assert style._parse_shared.cache_info() == after  # really drawn without the shared cache
+    assert (
+        style.shared_mathtext_parse.cache_info() == after
+    )  # really drawn without the shared cache

@@ -205,7 +205,7 @@ def test_versions_name_the_distributions_the_code_imports():
 def test_the_import_memo_gives_the_same_graph_and_spares_the_parse(package, tmp_path, monkeypatch):
     """A build reads each module's imports from the memo while its source is unchanged."""
     memo = keys.memo_path(tmp_path)
-    monkeypatch.setattr(keys, "_PARSED", {})  # this process has parsed nothing yet
+    keys.forget_parsed()  # this process has parsed nothing yet
     fresh = ImportGraph(package, memo=memo)
     assert memo.is_file()
     assert {n: m.imports for n, m in fresh.modules.items()} == {
@@ -213,7 +213,7 @@ def test_the_import_memo_gives_the_same_graph_and_spares_the_parse(package, tmp_
     }
     expected = all_keys(package)
 
-    monkeypatch.setattr(keys, "_PARSED", {})
+    keys.forget_parsed()
     parsed = []
     real_parse = keys.ast.parse
     monkeypatch.setattr(
@@ -227,7 +227,7 @@ def test_the_import_memo_gives_the_same_graph_and_spares_the_parse(package, tmp_
     assert remembered.figure_ids() == fresh.figure_ids()  # the one tree it needs, on demand
 
     edit(package / "content/data.py")
-    monkeypatch.setattr(keys, "_PARSED", {})
+    keys.forget_parsed()
     parsed.clear()
     edited = ImportGraph(package, memo=memo)
     assert len(parsed) == 1 and b"_EDITED_BY_TEST" in parsed[0]  # only the edited module

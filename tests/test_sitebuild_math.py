@@ -8,9 +8,10 @@ from attention_explained.sitebuild import math
 
 
 @pytest.fixture
-def fresh_memory(monkeypatch):
-    monkeypatch.setattr(math, "_converted", {})
-    monkeypatch.setattr(math, "_saved", 0)
+def fresh_memory():
+    math.forget_conversions()
+    yield
+    math.forget_conversions()
 
 
 def test_a_formula_becomes_mathml_with_its_tex_as_alt_text(fresh_memory):
@@ -30,12 +31,12 @@ def test_conversions_are_remembered_and_come_back_from_disk(fresh_memory, tmp_pa
     first = math.tex_to_mathml(r"\sqrt{d_k}")
     math.save_conversions(path)
     assert path.is_file()
-    monkeypatch.setattr(math, "_converted", {})
+    math.forget_conversions()  # a later build: only the file remembers
 
     def fail(tex, display):
         raise AssertionError(f"converted {tex!r} again")
 
-    monkeypatch.setattr(math, "_convert", fail)
+    monkeypatch.setattr(math, "convert_formula", fail)
     math.load_conversions(path)
     assert math.tex_to_mathml(r"\sqrt{d_k}") == first
     with pytest.raises(AssertionError, match="again"):  # never seen: converted

@@ -13,10 +13,12 @@ from attention_explained.sitebuild import worker
 
 @pytest.fixture
 def fresh(monkeypatch):
-    monkeypatch.setattr(worker, "_known", None)
+    worker.forget_fingerprints()
     monkeypatch.setattr("attention_explained.figures.load_all", lambda: None)
     monkeypatch.setattr(worker, "background_priority", lambda pid=0: None)
-    monkeypatch.setattr(worker, "_die_with_parent", lambda: None)
+    monkeypatch.setattr(worker, "die_with_parent", lambda: None)
+    yield
+    worker.forget_fingerprints()
 
 
 MODULE = "attention_explained.figures.temperature"
@@ -25,7 +27,7 @@ MODULE = "attention_explained.figures.temperature"
 def test_a_drawing_process_started_in_one_job_reloads_in_the_next(fresh, monkeypatch):
     """It loads the code at start-up; its first drawing may come jobs later, after an edit."""
     monkeypatch.setitem(sys.modules, MODULE, types.ModuleType(MODULE))
-    worker._warm_up({MODULE: "v1"})  # the pool starts in job 1
+    worker.warm_up({MODULE: "v1"})  # the pool starts in job 1
     dropped = worker.refresh_modules({MODULE: "v2"})  # its first drawing is in job 2
     assert MODULE in dropped and MODULE not in sys.modules
 
@@ -56,12 +58,12 @@ def server(monkeypatch, tmp_path):
     from concurrent.futures import ThreadPoolExecutor
 
     events = _Events()
-    monkeypatch.setattr(worker, "_emit", events.emit)
-    monkeypatch.setattr(worker, "_import_tensorflow", lambda: None)
-    monkeypatch.setattr(worker, "_timed_data", lambda figure_id, compute: {"id": figure_id})
+    monkeypatch.setattr(worker, "emit", events.emit)
+    monkeypatch.setattr(worker, "import_tensorflow", lambda: None)
+    monkeypatch.setattr(worker, "timed_data", lambda figure_id, compute: {"id": figure_id})
     monkeypatch.setattr(worker, "refresh_modules", lambda fingerprints: [])
     monkeypatch.setitem(sys.modules, "tensorflow", types.ModuleType("tensorflow"))
-    srv = worker._Server(jobs=1)
+    srv = worker.Server(jobs=1)
     srv.pool = ThreadPoolExecutor(1)
     yield srv, events, {"job": 1, "out": str(tmp_path), "figures": ["temperature"], "data": True}
     srv.close()
@@ -70,7 +72,7 @@ def server(monkeypatch, tmp_path):
 def test_a_figure_is_announced_while_the_numbers_are_still_computed(server, monkeypatch):
     """The client installs each figure when it is drawn, not after the numbers."""
     srv, events, job = server
-    monkeypatch.setattr(worker, "_draw", lambda figure_id, *args: (figure_id, 0.0))
+    monkeypatch.setattr(worker, "draw_figure", lambda figure_id, *args: (figure_id, 0.0))
     waited = []
     monkeypatch.setattr(
         worker, "make_data", lambda out: waited.append(events.seen["figure"].wait(10))
@@ -87,7 +89,7 @@ def test_a_failed_drawing_is_reported_and_the_job_still_ends(server, monkeypatch
     def fail(*args):
         raise RuntimeError("broken figure")
 
-    monkeypatch.setattr(worker, "_draw", fail)
+    monkeypatch.setattr(worker, "draw_figure", fail)
     monkeypatch.setattr(worker, "make_data", lambda out: events.seen["failed"].wait(10))
     srv.run(job)
     assert ("failed", "temperature") in events and ("figure", "temperature") not in events

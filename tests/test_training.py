@@ -180,10 +180,10 @@ def test_bad_arguments_name_the_argument(kwargs, error, match):
 _THREADS_SCRIPT = """
 import sys
 import numpy as np
-from attention_explained._tf import tf
 if sys.argv[1] == "worker":
-    from attention_explained.sitebuild.worker import _import_tensorflow
-    _import_tensorflow()
+    from attention_explained.sitebuild.worker import import_tensorflow
+    import_tensorflow()
+    import tensorflow as tf
     assert tf.config.threading.get_intra_op_parallelism_threads() == 1
 from attention_explained import after_training, training
 sgd = training.run_grid(dks=(16, 256), seeds=(0,), steps=30)
@@ -195,7 +195,7 @@ np.savez(sys.argv[2], sgd=sgd["loss"], adam=adam["grad_norm"], after=after["max_
 
 
 def test_worker_thread_settings_leave_every_result_bit_identical(tmp_path):
-    """The build's worker runs TensorFlow with one thread per op (worker._import_tensorflow);
+    """The build's worker runs TensorFlow with one thread per op (worker.import_tensorflow);
     the numbers on the site must be exactly those of TensorFlow's default threading."""
     import subprocess
     import sys

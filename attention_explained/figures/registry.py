@@ -41,7 +41,9 @@ class FigureSpec:
     fmt: str = "svg"
 
 
-_REGISTRY: dict[str, FigureSpec] = {}
+# Every registered figure by id, filled as the figure modules are imported. Public so that a
+# test can put a broken spec in one figure's place (monkeypatch.setitem) and see it named.
+REGISTRY: dict[str, FigureSpec] = {}
 
 
 def module_name(figure_id: str) -> str:
@@ -56,7 +58,7 @@ def figure(figure_id: str, *, description: str, data: Callable[[], Any], fmt: st
             raise ValueError(f"figure id {figure_id!r} is not listed in FIGURE_IDS")
         if draw.__module__ != module_name(figure_id):
             raise ValueError(f"figure {figure_id!r} must live in {module_name(figure_id)}")
-        _REGISTRY[figure_id] = FigureSpec(figure_id, description, draw, data, fmt)
+        REGISTRY[figure_id] = FigureSpec(figure_id, description, draw, data, fmt)
         return draw
 
     return decorate
@@ -74,9 +76,9 @@ def check_ids(ids) -> list[str]:
 
 def get(figure_id: str) -> FigureSpec:
     check_ids([figure_id])
-    if figure_id not in _REGISTRY:
+    if figure_id not in REGISTRY:
         import_module(module_name(figure_id))
-    return _REGISTRY[figure_id]
+    return REGISTRY[figure_id]
 
 
 def load_all() -> list[FigureSpec]:

@@ -69,7 +69,9 @@ OWN_MATHTEXT_CACHE = getattr(MathTextParser._parse_cached, "replaces", MathTextP
 
 
 @functools.lru_cache(maxsize=1024)
-def _parse_shared(output_type, s, dpi, prop, antialiased, load_glyph_flags):
+def shared_mathtext_parse(output_type, s, dpi, prop, antialiased, load_glyph_flags):
+    """The one parse cache behind every renderer's parser (see ``_parse_cached`` below).
+    Public so that a test can read its ``cache_info()``: hits, and no new misses."""
     return OWN_MATHTEXT_CACHE.__wrapped__(
         _PARSERS[output_type], s, dpi, prop, antialiased, load_glyph_flags
     )
@@ -83,7 +85,7 @@ def _parse_cached(self, s, dpi, prop, antialiased, load_glyph_flags):
     parsed the same labels and log-scale tick labels ($10^{2}$) again, a fifth of the
     drawing time. A parse depends on the parser only through its output type."""
     _PARSERS.setdefault(self._output_type, self)
-    return _parse_shared(self._output_type, s, dpi, prop, antialiased, load_glyph_flags)
+    return shared_mathtext_parse(self._output_type, s, dpi, prop, antialiased, load_glyph_flags)
 
 
 _parse_cached.replaces = OWN_MATHTEXT_CACHE

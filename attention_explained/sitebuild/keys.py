@@ -155,6 +155,12 @@ _LITERALS: dict[tuple[bytes, str], object] = {}  # (module source, name) → its
 _MISSING = object()
 
 
+def forget_parsed() -> None:
+    """Back to a fresh process: no module source parsed yet, so only a memo file spares a
+    parse (tests start from it)."""
+    _PARSED.clear()
+
+
 def memo_path(cache_root: Path) -> Path:
     """Where a cache keeps the import memo: named by this module's code and Python's version,
     which decide what the parse finds."""

@@ -131,6 +131,14 @@ _converted: dict[tuple[str, bool], str] = {}  # (TeX, display) → MathML, see c
 _saved = 0  # how many of them are on disk already
 
 
+def forget_conversions() -> None:
+    """Back to a fresh process's memory: nothing converted, nothing loaded or saved (tests
+    start from it)."""
+    global _saved
+    _converted.clear()
+    _saved = 0
+
+
 def tex_to_mathml(tex: str, display: bool = False) -> str:
     """One formula as a ``<math>`` element in MathML Core, or MathError.
 
@@ -140,7 +148,7 @@ def tex_to_mathml(tex: str, display: bool = False) -> str:
     key = (tex, display)
     found = _converted.get(key)
     if found is None:
-        found = _converted[key] = _convert(tex, display)
+        found = _converted[key] = convert_formula(tex, display)
     return found
 
 
@@ -178,7 +186,9 @@ def save_conversions(path: Path) -> None:
     _saved = len(_converted)
 
 
-def _convert(tex: str, display: bool) -> str:
+def convert_formula(tex: str, display: bool) -> str:
+    """``tex_to_mathml`` without its memory: the conversion itself, for a formula not seen
+    yet (a test replaces it to show that a remembered formula is not converted again)."""
     from latex2mathml.converter import convert
 
     source = _prepare_tex(tex)

@@ -58,7 +58,9 @@ def scratch_figure(out: Path, figure_id: str) -> Path:
 _emit_lock = threading.Lock()
 
 
-def _emit(event: str, **fields) -> None:
+def emit(event: str, **fields) -> None:
+    """Write one ``@ae`` event line for the client: every report of the worker goes through
+    here (public so that a test collects the events in-process instead of on stdout)."""
     line = EVENT + json.dumps({"event": event, **fields}) + "\n"
     with _emit_lock:  # the drawing reporter thread emits too: whole lines only
         sys.stdout.write(line)
@@ -75,10 +77,17 @@ class _Stage:
         self.start = time.perf_counter()
 
     def __exit__(self, *exc):
-        _emit("stage", name=self.name, seconds=round(time.perf_counter() - self.start, 3))
+        emit("stage", name=self.name, seconds=round(time.perf_counter() - self.start, 3))
 
 
 _known: dict[str, str] | None = None  # module fingerprints this process has imported
+
+
+def forget_fingerprints() -> None:
+    """Back to a fresh process's state: no module fingerprints recorded yet (for tests that
+    start a worker's life in-process)."""
+    global _known
+    _known = None
 
 
 def refresh_modules(fingerprints: dict[str, str]) -> list[str]:
@@ -113,8 +122,9 @@ def background_priority(pid: int = 0) -> None:
         os.setpriority(os.PRIO_PROCESS, pid, min(19, current + BACKGROUND_NICE))
 
 
-def _warm_up(fingerprints: dict[str, str]) -> None:
-    """Import matplotlib and the figure modules while the parent imports TensorFlow.
+def warm_up(fingerprints: dict[str, str]) -> None:
+    """The drawing pool's initializer: import matplotlib and the figure modules while the
+    parent imports TensorFlow.
 
     ``fingerprints`` are those of the job that started the pool, taken before this import:
     the code imported here is at least that new. Recording them now (not at this process's
@@ -125,12 +135,14 @@ def _warm_up(fingerprints: dict[str, str]) -> None:
     from attention_explained.figures import load_all
 
     if sys.platform == "linux":  # a worker that is killed takes its drawing processes along
-        _die_with_parent()
+        die_with_parent()
     background_priority()
     load_all()
 
 
-def _draw(figure_id: str, data, out: str, fingerprints: dict[str, str]) -> tuple[str, float]:
+def draw_figure(figure_id: str, data, out: str, fingerprints: dict[str, str]) -> tuple[str, float]:
+    """The drawing processes' task: one figure's variants into ``out``, with the code as it
+    is now; returns the id and the seconds taken. (A test replaces it to draw nothing.)"""
     from importlib import import_module
 
     refresh_modules(fingerprints)
@@ -146,8 +158,9 @@ def _draw(figure_id: str, data, out: str, fingerprints: dict[str, str]) -> tuple
 _SHARED = {"training": "training", "after_training": "after-training grid"}  # data → stage
 
 
-def _timed_data(figure_id: str, compute):
-    """A figure's data, timed; a shared grid (run once) that it ran is reported on its own."""
+def timed_data(figure_id: str, compute):
+    """A figure's data, timed; a shared grid (run once) that it ran is reported on its own.
+    (A test replaces it to compute nothing.)"""
     from attention_explained.content import data as experiments
 
     before = {name: getattr(experiments, name).cache_info().currsize for name in _SHARED}
@@ -156,9 +169,9 @@ def _timed_data(figure_id: str, compute):
     seconds = time.perf_counter() - start
     ran = [n for n in _SHARED if getattr(experiments, n).cache_info().currsize > before[n]]
     if ran:  # this figure ran a shared grid: the time is the grid's
-        _emit("stage", name=" + ".join(_SHARED[n] for n in ran), seconds=round(seconds, 3))
+        emit("stage", name=" + ".join(_SHARED[n] for n in ran), seconds=round(seconds, 3))
         seconds = 0.0
-    _emit("stage", name=f"figure-data {figure_id}", seconds=round(seconds, 3))
+    emit("stage", name=f"figure-data {figure_id}", seconds=round(seconds, 3))
     return data
 
 
@@ -184,13 +197,13 @@ def make_data(out: Path) -> None:
     (out / EXPLORER).write_text(json.dumps(reference, indent=1), "utf-8")
 
 
-def _import_tensorflow() -> None:
+def import_tensorflow() -> None:
     """Import TensorFlow with one thread per op and two ops at a time.
 
     The grids are thousands of small ops: splitting one op over threads costs more than it
     saves (the same wall time for ~40% more CPU, which the drawing processes and MkDocs
     need), while running two independent ops at once still uses both cores. The results
-    are bit-identical either way (tests/test_training.py).
+    are bit-identical either way (tests/test_training.py, which runs this function).
     """
     from attention_explained._tf import tf
 
@@ -213,13 +226,16 @@ def _report_drawings(job: int, drawn: queue.SimpleQueue, drawings: dict) -> None
             _, seconds = future.result()
         except Exception as exc:
             text = "".join(traceback.format_exception(exc))
-            _emit("failed", job=job, id=figure_id, traceback=text)
+            emit("failed", job=job, id=figure_id, traceback=text)
             continue
-        _emit("stage", name=f"figure-draw {figure_id}", seconds=round(seconds, 3))
-        _emit("figure", job=job, id=figure_id)
+        emit("stage", name=f"figure-draw {figure_id}", seconds=round(seconds, 3))
+        emit("figure", job=job, id=figure_id)
 
 
-class _Server:
+class Server:
+    """The worker process's job loop: each job's figure data here, their drawing in a pool of
+    spawned processes, the numbers last (``main`` feeds it stdin; tests run it in-process)."""
+
     def __init__(self, jobs: int):
         self.jobs = jobs
         self.pool = None
@@ -232,7 +248,7 @@ class _Server:
             self.pool = ProcessPoolExecutor(
                 max_workers=max(1, self.jobs),
                 mp_context=multiprocessing.get_context("spawn"),  # never fork TensorFlow
-                initializer=_warm_up,
+                initializer=warm_up,
                 initargs=(fingerprints,),
             )
         return self.pool
@@ -247,11 +263,11 @@ class _Server:
                 self._pool(fingerprints).submit(os.getpid)
         if (job.get("figures") or job.get("data")) and "tensorflow" not in sys.modules:
             with _Stage("tf-import"):
-                _import_tensorflow()
+                import_tensorflow()
 
         dropped = refresh_modules(fingerprints)
         if dropped:
-            _emit("reloaded", job=n, modules=dropped)
+            emit("reloaded", job=n, modules=dropped)
         drawn: queue.SimpleQueue = queue.SimpleQueue()  # drawings, as each one finishes
         drawings: dict = {}  # future → figure id
         reporter = threading.Thread(
@@ -266,11 +282,11 @@ class _Server:
         if job.get("data"):
             try:
                 make_data(scratch_data(out))
-                _emit("data", job=n)
+                emit("data", job=n)
             except Exception:
-                _emit("failed", job=n, id="data", traceback=traceback.format_exc())
+                emit("failed", job=n, id="data", traceback=traceback.format_exc())
         reporter.join()
-        _emit("done", job=n)
+        emit("done", job=n)
 
     def _submit_figures(self, job: dict, drawings: dict, on_done) -> None:
         """Each figure's data here (TensorFlow), its drawing in the pool."""
@@ -283,12 +299,12 @@ class _Server:
         for figure_id in job["figures"]:
             try:
                 import_module(module_name(figure_id))  # re-registers a dropped module
-                data = _timed_data(figure_id, get(figure_id).data)
+                data = timed_data(figure_id, get(figure_id).data)
             except Exception:
-                _emit("failed", job=n, id=figure_id, traceback=traceback.format_exc())
+                emit("failed", job=n, id=figure_id, traceback=traceback.format_exc())
                 continue
             target = str(scratch_figure(Path(job["out"]), figure_id))
-            future = pool.submit(_draw, figure_id, data, target, fingerprints)
+            future = pool.submit(draw_figure, figure_id, data, target, fingerprints)
             drawings[future] = figure_id  # before the callback can hand it to the reporter
             future.add_done_callback(on_done)
 
@@ -303,7 +319,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m attention_explained.sitebuild.worker")
     parser.add_argument("--jobs", type=int, default=2, help="drawing processes")
     args = parser.parse_args(argv)
-    server = _Server(args.jobs)
+    server = Server(args.jobs)
     try:
         for line in sys.stdin:
             if line.strip():
@@ -392,7 +408,7 @@ class Worker:
             stderr=subprocess.STDOUT,
             text=True,
             env=env,
-            preexec_fn=_die_with_parent if sys.platform == "linux" else None,
+            preexec_fn=die_with_parent if sys.platform == "linux" else None,
         )
         self.jobs: dict[int, Job] = {}
         self.output: list[str] = []
@@ -478,8 +494,10 @@ class Worker:
         self._reader.join(timeout=5)
 
 
-def _die_with_parent() -> None:
-    """Linux: the worker gets SIGTERM if the MkDocs process dies without closing it."""
+def die_with_parent() -> None:
+    """Linux: this process gets SIGTERM when its parent dies without closing it (the worker
+    under MkDocs, a drawing process under the worker). Tests replace it: a test process
+    must not be tied to its parent."""
     import ctypes
     import signal
 
