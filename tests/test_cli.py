@@ -60,3 +60,22 @@ def test_bad_arguments_exit_2_and_list_valid_values(args, expected, capsys):
         main(args)
     assert exit_info.value.code == 2
     assert expected in capsys.readouterr().err
+
+
+def _ratio_beats_one(v):
+    return v["x.a"] / v["x.b"] > 1
+
+
+def test_claims_names_a_check_that_raises_and_exits_1_without_a_traceback(
+    tmp_path, monkeypatch, capsys
+):
+    from attention_explained.content import registry
+
+    spec = registry.Claim("x.ratio", "a beats b", _ratio_beats_one, {"x.a": 0.0})
+    monkeypatch.setattr(registry, "registered", lambda: {spec.name: spec})
+    monkeypatch.setattr(registry, "values", lambda: {"x.a": 1.0, "x.b": 0.0})
+    (tmp_path / "page.md").write_text("A beats B. <!-- claim: x.ratio -->\n", encoding="utf-8")
+    assert main(["claims", "--docs", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert f"claim 'x.ratio': its check {__name__}._ratio_beats_one raised ZeroDivisionError" in err
+    assert "Traceback" not in err

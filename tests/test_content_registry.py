@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from attention_explained.content import registry as claims
@@ -83,3 +85,29 @@ def test_a_spread_prints_its_range_over_seeds_and_keeps_its_value():
     assert Spread(-0.5, -0.52, -0.49, ".2f") == f"{MINUS}0.52 – {MINUS}0.49"  # spaced: signs
     assert Spread(0.0, -0.006, -0.001, ".2f") == f"{MINUS}0.01 – 0.00"  # never "−0.00"
     assert Spread(16, 16, 16, ".0f") == "16"  # every seed agrees: one number
+
+
+def _ratio_beats_one(v):
+    return v["x.a"] / v["x.b"] > 1  # the line a failure names
+
+
+RATIO = claims.Claim("x.ratio", "a beats b", _ratio_beats_one, {"x.a": 0.0})
+
+
+@pytest.mark.parametrize(
+    ("values", "error"),
+    [
+        ({"x.a": 1.0, "x.b": 0.0}, r"ZeroDivisionError at line {line} of {module}: .*zero"),
+        ({"x.a": 1.0}, r"KeyError at line {line} of {module}: claim reads an unknown number 'x.b'"),
+    ],
+)
+def test_a_check_that_raises_is_named_with_its_module_and_line(monkeypatch, values, error):
+    """Judging stops at the claim whose check raised, and says which and where."""
+    monkeypatch.setattr(claims, "registered", lambda: {RATIO.name: RATIO})
+    module, line = __name__, _ratio_beats_one.__code__.co_firstlineno + 1
+    expected = error.format(line=line, module=re.escape(module))
+    with pytest.raises(claims.ClaimCheckError) as raised:
+        claims.evaluate_all(values)
+    message = str(raised.value)
+    assert message.startswith(f"claim 'x.ratio': its check {module}._ratio_beats_one raised ")
+    assert re.search(expected, message), message

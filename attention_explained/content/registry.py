@@ -10,7 +10,9 @@ Content layer: imports neither matplotlib nor MkDocs (the producers import Tenso
 from __future__ import annotations
 
 import math
+import traceback
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -248,11 +250,42 @@ def evaluate(name: str, values: Mapping[str, float]) -> Verdict:
     return Verdict(holds, spec.statement, dict(reading.read))
 
 
+class ClaimCheckError(RuntimeError):
+    """A claim's check raised instead of judging. The message names the claim, its check's
+    module and line, and the error: what a build or ``claims`` prints, without a traceback."""
+
+
+@contextmanager
+def judging(name: str) -> Iterator[None]:
+    """Turn an error raised while claim ``name`` is judged into a :class:`ClaimCheckError`."""
+    try:
+        yield
+    except ClaimCheckError:
+        raise
+    except Exception as exc:
+        check = registered()[name].check
+        module = getattr(check, "__module__", None) or "?"
+        where = f"{module}.{getattr(check, '__qualname__', repr(check))}"
+        code = getattr(check, "__code__", None)
+        lines = [
+            frame.lineno
+            for frame in traceback.extract_tb(exc.__traceback__)
+            if code is not None and frame.filename == code.co_filename
+        ]
+        at = f" at line {lines[-1]} of {module}" if lines else ""
+        said = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+        raise ClaimCheckError(
+            f"claim {name!r}: its check {where} raised {type(exc).__name__}{at}: {said}"
+        ) from exc
+
+
 def evaluate_all(values: Mapping[str, float]) -> dict[str, dict[str, Any]]:
-    """Every registered claim's verdict, as JSON-ready dicts keyed by name."""
+    """Every registered claim's verdict, as JSON-ready dicts keyed by name; a check that
+    raises stops it with a :class:`ClaimCheckError` naming the claim."""
     out = {}
     for name in sorted(registered()):
-        verdict = evaluate(name, values)
+        with judging(name):
+            verdict = evaluate(name, values)
         out[name] = {
             "holds": verdict.holds,
             "statement": verdict.statement,

@@ -320,8 +320,13 @@ class Build:
             except RuntimeError as exc:
                 raise PluginError(f"attention-explained: {exc}") from exc
         if self.numbers is None:
+            from attention_explained.sitebuild.claims import ClaimError
+
             self.numbers = self.cache.load_numbers()
-            self.verdicts = self.cache.load_claims()
+            try:
+                self.verdicts = self.cache.load_claims()
+            except ClaimError as exc:  # a check raised: named, without a traceback
+                raise PluginError(f"attention-explained: {exc}") from exc
         return True
 
     def use_numbers(self) -> None:

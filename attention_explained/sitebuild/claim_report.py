@@ -78,8 +78,9 @@ def rows(
     ]
     out = []
     for name in sorted(registered):
-        verdict = claims.evaluate(name, values)
-        margin = claim_margin.margin(name, values)
+        with claims.judging(name):
+            verdict = claims.evaluate(name, values)
+            margin = claim_margin.margin(name, values)
         out.append(
             Row(
                 name,

@@ -83,19 +83,32 @@ def cached_verdicts(cache) -> dict[str, dict[str, Any]]:
         check=False,
         env=env,
     )
+    if result.returncode == JUDGING_FAILED:  # a check raised: the message names it
+        raise ClaimError(f"judging the claims failed: {result.stderr.strip()[-4000:]}")
     if result.returncode != 0:
         raise ClaimError(f"judging the claims failed:\n{result.stderr[-4000:]}")
     cache.install_claims(result.stdout.encode("utf-8"))
     return json.loads(result.stdout)
 
 
+JUDGING_FAILED = 3  # the judge's exit code when a claim's check raised
+
+
 def main(argv: list[str] | None = None) -> int:
-    """``python -m attention_explained.sitebuild.claims VALUES``: the verdicts as JSON."""
-    from attention_explained.content.registry import evaluate_all
+    """``python -m attention_explained.sitebuild.claims VALUES``: the verdicts as JSON.
+
+    A check that raises is reported on stderr in one line naming the claim and its check's
+    module (exit code ``JUDGING_FAILED``); any other failure keeps its traceback."""
+    from attention_explained.content.registry import ClaimCheckError, evaluate_all
 
     (values_path,) = sys.argv[1:] if argv is None else argv
     values = json.loads(Path(values_path).read_text(encoding="utf-8"))
-    sys.stdout.write(json.dumps(evaluate_all(values), ensure_ascii=False, indent=1))
+    try:
+        verdicts = evaluate_all(values)
+    except ClaimCheckError as exc:
+        print(exc, file=sys.stderr)
+        return JUDGING_FAILED
+    sys.stdout.write(json.dumps(verdicts, ensure_ascii=False, indent=1))
     return 0
 
 
