@@ -42,6 +42,7 @@ from attention_explained.training import (
     init_weights,
     make_task,
     task_pool,
+    trace_steps,
 )
 
 SCALINGS = ("none", "sqrt", "qknorm", "mup")  # mup: ÷d_k, μP's attention scaling
@@ -142,23 +143,15 @@ def _train_steps(
 def _trainer(dtype: str):
     """``_train_steps`` traced once per dtype (float32 for the build, float64 for the rerun)."""
     real = tf.as_dtype(dtype)
-    return tf.function(
+    return trace_steps(  # M models for K
         _train_steps,
-        input_signature=[
-            tf.TensorSpec([None, None, None, None], real),  # [W_Qᵀ, W_Kᵀ]: [M, S, d_k, 2·d_model]
-            tf.TensorSpec([None, None], real),  # QK-norm gain g: [M, S]
-            tf.TensorSpec([None, None, None, None], real),  # pool keys: [S, P, n, d_model]
-            tf.TensorSpec([None, None, None], real),  # pool queries: [S, P, d_model]
-            tf.TensorSpec([None, None], tf.int32),  # pool targets: [S, P]
-            tf.TensorSpec([None, None, None], tf.int32),  # batch indices: [steps, S, B]
-            tf.TensorSpec([None, None, None, None], real),  # held-out keys: [S, E, n, d_model]
-            tf.TensorSpec([None, None, None], real),  # held-out queries: [S, E, d_model]
-            tf.TensorSpec([None, None], tf.int32),  # held-out targets: [S, E]
-            tf.TensorSpec([4, None, 1, 1, 1], real),  # which models use none/sqrt/qknorm/mup
-            tf.TensorSpec([None], real),  # learning rate per model: [M]
-            tf.TensorSpec([2], real),  # readout, weight decay
-        ],
-        autograph=False,  # an explicit tf.while_loop: AutoGraph's rewrite cost ~1 s per trace
+        real,
+        tf.TensorSpec([None, None, None, None], real),  # held-out keys: [S, E, n, d_model]
+        tf.TensorSpec([None, None, None], real),  # held-out queries: [S, E, d_model]
+        tf.TensorSpec([None, None], tf.int32),  # held-out targets: [S, E]
+        tf.TensorSpec([4, None, 1, 1, 1], real),  # which models use none/sqrt/qknorm/mup
+        tf.TensorSpec([None], real),  # learning rate per model: [M]
+        tf.TensorSpec([2], real),  # readout, weight decay
     )
 
 

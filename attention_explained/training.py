@@ -218,12 +218,15 @@ def _train_steps(w, gain, pool_keys, pool_queries, pool_targets, batches, masks,
     return history.stack()
 
 
-@functools.cache
-def _trainer(dtype: str):
-    """``_train_steps`` traced once per dtype (float32 for the build, float64 for the rerun)."""
-    real = tf.as_dtype(dtype)
+def trace_steps(train_steps, real, *more: tf.TensorSpec):
+    """``train_steps`` as one traced function, for both grids (this one and after_training's).
+
+    Its first inputs are the same in both: the weights and QK-norm gain of every model, the
+    task pool and the batches drawn from it (K models, S seeds, P pool items, B per batch;
+    ``real`` is the float dtype); ``more`` are the grid's own.
+    """
     return tf.function(
-        _train_steps,
+        train_steps,
         input_signature=[
             tf.TensorSpec([None, None, None, None], real),  # [W_Qᵀ, W_Kᵀ]: [K, S, d_k, 2·d_model]
             tf.TensorSpec([None, None], real),  # QK-norm gain g: [K, S]
@@ -231,11 +234,22 @@ def _trainer(dtype: str):
             tf.TensorSpec([None, None, None], real),  # pool queries: [S, P, d_model]
             tf.TensorSpec([None, None], tf.int32),  # pool targets: [S, P]
             tf.TensorSpec([None, None, None], tf.int32),  # batch indices: [steps, S, B]
-            tf.TensorSpec([3, None, 1, 1, 1], real),  # which models use none / sqrt / qknorm
-            tf.TensorSpec([2], real),  # learning rate, readout
-            tf.TensorSpec([], tf.bool),  # Adam (True) or plain SGD (False)
+            *more,
         ],
         autograph=False,  # an explicit tf.while_loop: AutoGraph's rewrite cost ~1 s per trace
+    )
+
+
+@functools.cache
+def _trainer(dtype: str):
+    """``_train_steps`` traced once per dtype (float32 for the build, float64 for the rerun)."""
+    real = tf.as_dtype(dtype)
+    return trace_steps(
+        _train_steps,
+        real,
+        tf.TensorSpec([3, None, 1, 1, 1], real),  # which models use none / sqrt / qknorm
+        tf.TensorSpec([2], real),  # learning rate, readout
+        tf.TensorSpec([], tf.bool),  # Adam (True) or plain SGD (False)
     )
 
 
