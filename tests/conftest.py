@@ -151,6 +151,18 @@ def content_numbers() -> dict[str, str]:
     return compute()
 
 
+@pytest.fixture(scope="session")
+def printed_value(content_numbers, content_values):
+    """``printed_value(name)``: the unrounded value behind a printed number (a range prints
+    low–high, but is judged on its value, e.g. the median over seeds)."""
+
+    def value(name: str) -> float:
+        assert name in content_numbers, name
+        return content_values[name]
+
+    return value
+
+
 try:
     from axe_playwright_python.sync_playwright import Axe
 except ImportError:  # pragma: no cover - reported by `axe` below

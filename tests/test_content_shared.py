@@ -11,15 +11,6 @@ from attention_explained.content.registry import MINUS
 from attention_explained.settings import LENGTH, PROSE_DIMS, PROSE_SEEDS, SCALES
 
 
-def _value(numbers: dict[str, str], name: str) -> float:
-    """The unrounded value behind a printed number (a range prints low–high, but is judged
-    on its value, e.g. the median over seeds)."""
-    from attention_explained.content import registry
-
-    assert name in numbers, name
-    return registry.values()[name]
-
-
 @pytest.mark.grid
 def test_every_value_is_a_string_with_a_typographic_minus(content_numbers):
     assert content_numbers
@@ -56,13 +47,13 @@ def test_theory_values(content_numbers):
 
 
 @pytest.mark.grid
-def test_measured_variance_is_consistent_with_theory(content_numbers):
+def test_measured_variance_is_consistent_with_theory(printed_value):
     seeds = len(PROSE_SEEDS)
     n = LENGTH
     for dim in PROSE_DIMS:
-        variance = _value(content_numbers, f"variance.measured.d{dim}")
+        variance = printed_value(f"variance.measured.d{dim}")
         # std and variance are printed from the same entries: std = √variance up to rounding.
-        std = _value(content_numbers, f"std.measured.d{dim}")
+        std = printed_value(f"std.measured.d{dim}")
         # Rounding: ≤ 0.05 on std (.1f), ≤ 0.5 on variance (.0f) → ≤ 0.25/√variance on its root.
         assert abs(std - math.sqrt(variance)) <= 0.05 + 0.25 / math.sqrt(variance) + 1e-9
         # Within 5 standard errors of 9d (the formula is derived in tests/test_tensors.py);
@@ -71,13 +62,13 @@ def test_measured_variance_is_consistent_with_theory(content_numbers):
         per_entry = 2 + (kurt**2 - 3) / dim + 2 * (n - 1) * (kurt - 1) / dim
         rel_se = math.sqrt(per_entry / (seeds * n * n))
         assert abs(variance / (9 * dim) - 1) < 5 * rel_se + 0.5 / (9 * dim)
-        scaled = _value(content_numbers, f"variance.measured_sqrt.d{dim}")
+        scaled = printed_value(f"variance.measured_sqrt.d{dim}")
         assert abs(scaled / 9 - 1) < 5 * rel_se + 0.005 / 9
 
 
 @pytest.mark.grid
-def test_sweep_numbers(content_numbers):
-    assert _value(content_numbers, "sweep.max_weight.d1024.none") > 0.95
+def test_sweep_numbers(printed_value):
+    assert printed_value("sweep.max_weight.d1024.none") > 0.95
     # 8 seeds × 900 entries: relative SE of the std ≈ ½·√(2.05/7200) ≈ 0.0084; 5 SE < 0.05.
-    assert _value(content_numbers, "sweep.logit_std.d1024.sqrt") == pytest.approx(3.0, rel=0.05)
-    assert _value(content_numbers, "sweep.logit_std.d1024.unit") == pytest.approx(1.0, rel=0.05)
+    assert printed_value("sweep.logit_std.d1024.sqrt") == pytest.approx(3.0, rel=0.05)
+    assert printed_value("sweep.logit_std.d1024.unit") == pytest.approx(1.0, rel=0.05)

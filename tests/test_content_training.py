@@ -5,17 +5,8 @@ from __future__ import annotations
 import pytest
 
 
-def _value(numbers: dict[str, str], name: str) -> float:
-    """The unrounded value behind a printed number (a range prints low–high, but is judged
-    on its value, e.g. the median over seeds)."""
-    from attention_explained.content import registry
-
-    assert name in numbers, name
-    return registry.values()[name]
-
-
 @pytest.mark.grid
-def test_training_curve_shape_numbers_match_a_plain_recomputation(content_numbers):
+def test_training_curve_shape_numbers_match_a_plain_recomputation(printed_value):
     """tail_drop, first_below, gradnorm_shrink and the W-gradient ratio, recomputed with loops."""
     import numpy as np
 
@@ -28,7 +19,7 @@ def test_training_curve_shape_numbers_match_a_plain_recomputation(content_number
             key = f"d{dk}.{scaling}"
             loss = sgd["loss"][i, k]
             drops = [seed[-2 * tail : -tail].mean() - seed[-tail:].mean() for seed in loss]
-            assert _value(content_numbers, f"training.tail_drop.{key}") == pytest.approx(
+            assert printed_value(f"training.tail_drop.{key}") == pytest.approx(
                 float(np.median(drops)), abs=0.005
             )
             smoothed = np.array(
@@ -39,16 +30,16 @@ def test_training_curve_shape_numbers_match_a_plain_recomputation(content_number
             )
             median = np.median(smoothed, axis=0)
             first = next((s for s, x in enumerate(median) if x < 1.0), len(median))
-            assert _value(content_numbers, f"training.first_below.{key}") == first
+            assert printed_value(f"training.first_below.{key}") == first
             grad = sgd["grad_norm"][i, k]
             end = np.median([np.median(seed[-30:]) for seed in grad])
             shrink = np.median(grad[:, 0]) / end
-            assert _value(content_numbers, f"training.gradnorm_shrink.{key}") == pytest.approx(
+            assert printed_value(f"training.gradnorm_shrink.{key}") == pytest.approx(
                 shrink, abs=0.5
             )
-    ratio = _value(content_numbers, "training.init_gradnorm_ratio.d1024")
-    printed = _value(content_numbers, "training.init_gradnorm.d1024.none") / _value(
-        content_numbers, "training.init_gradnorm.d1024.sqrt"
+    ratio = printed_value("training.init_gradnorm_ratio.d1024")
+    printed = printed_value("training.init_gradnorm.d1024.none") / printed_value(
+        "training.init_gradnorm.d1024.sqrt"
     )
     assert ratio == pytest.approx(printed, rel=0.05)  # the two printed norms are rounded
 
