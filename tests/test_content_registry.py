@@ -111,3 +111,36 @@ def test_a_check_that_raises_is_named_with_its_module_and_line(monkeypatch, valu
     message = str(raised.value)
     assert message.startswith(f"claim 'x.ratio': its check {module}._ratio_beats_one raised ")
     assert re.search(expected, message), message
+
+
+def test_a_range_the_rerun_lies_wholly_outside_disagrees_at_its_printed_digits():
+    from attention_explained.content.registry import Spread, agrees_at_printed_digits
+
+    # the step-0 unscaled entropy once printed 0.10–0.11 while the rerun's seeds gave 0.14
+    assert not agrees_at_printed_digits(
+        Spread(0.105, 0.103, 0.108, ".2f"), Spread(0.14, 0.138, 0.144, ".2f")
+    )
+    # the same two runs at one digit fewer print "0.1" both times
+    assert agrees_at_printed_digits(
+        Spread(0.105, 0.103, 0.108, ".1f"), Spread(0.14, 0.138, 0.144, ".1f")
+    )
+    # overlapping ranges agree; touching at a printed end is sharing a printed value
+    assert agrees_at_printed_digits(Spread(0.5, 0.48, 0.57, ".2f"), Spread(0.6, 0.55, 0.66, ".2f"))
+    assert agrees_at_printed_digits(
+        Spread(0.5, 0.48, 0.571, ".2f"), Spread(0.6, 0.568, 0.66, ".2f")
+    )
+    # a single number must print the same digits on both runs
+    assert agrees_at_printed_digits(Number(4.041, ".1f"), Number(4.04, ".1f"))
+    assert not agrees_at_printed_digits(Number(4040, ".0f"), Number(4425, ".0f"))
+    assert agrees_at_printed_digits("3", "3") and not agrees_at_printed_digits("3", "4")
+
+
+def test_reprint_changes_only_the_digits():
+    from attention_explained.content.registry import Spread, reprint
+
+    out = {"a": Spread(0.105, 0.103, 0.108, ".2f"), "b": Number(12.34, ".1f"), "c": "3"}
+    reprint(out, {"a": ".1f", "b": ".0f"})
+    assert out["a"] == "0.1" and (out["a"].value, out["a"].low) == (0.105, 0.103)
+    assert out["b"] == "12" and out["b"].value == 12.34
+    with pytest.raises(ValueError, match="'c' is not a number"):
+        reprint(out, {"c": ".1f"})

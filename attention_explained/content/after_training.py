@@ -193,15 +193,13 @@ def _qknorm_best_at_top(v: Mapping[str, float]) -> bool:
     counterexample={f"after.final_loss.d{_DK_SMALL}.qknorm.{_LOW}": 1.0},
 )
 def _qknorm_like_sqrt_low(v: Mapping[str, float]) -> bool:
-    return all(
-        abs(
-            v[f"after.final_loss.d{_DK_SMALL}.qknorm.{lr}"]
-            / v[f"after.final_loss.d{_DK_SMALL}.sqrt.{lr}"]
-            - 1
-        )
-        < 0.15
-        for lr in _LRS[:2]
-    )
+    return all(_qknorm_loss_near_sqrt(v, lr) for lr in _LRS[:2])
+
+
+def _qknorm_loss_near_sqrt(v: Mapping[str, float], lr: str) -> bool:
+    """At the smallest d_k and rate ``lr``, QK-norm's final loss is within 15% of ÷√d_k's."""
+    qknorm, sqrt = (v[f"after.final_loss.d{_DK_SMALL}.{s}.{lr}"] for s in ("qknorm", "sqrt"))
+    return abs(qknorm / sqrt - 1) < 0.15
 
 
 @claim(
@@ -228,6 +226,50 @@ def _low_entropy_good(v: Mapping[str, float]) -> bool:
         v[f"after.final_entropy.d{_DK_LARGE}.{s}.{low}"] < 0.2
         for s in settings.AFTER_SWEEP_SCALINGS
     )
+
+
+FAILED_OVER_BEST = 3  # "failed": above the best rate, a final loss over 3× the best one
+FAILED_LOGIT = 100  # "a largest logit of 100 or more"
+
+
+def _failed_runs(v: Mapping[str, float]) -> list[tuple[int, str, str]]:
+    """(d_k, scaling, rate) of every run above its best rate with a loss over 3× its best."""
+    return [
+        (dk, s, f"lr{rate:g}")
+        for dk in settings.AFTER_SWEEP_DKS
+        for s in settings.AFTER_SWEEP_SCALINGS
+        for rate in settings.AFTER_LEARNING_RATES
+        if rate > v[f"after.best_lr.d{dk}.{s}"]
+        and _over_best(v, dk, s, f"lr{rate:g}") > FAILED_OVER_BEST
+    ]
+
+
+@claim(
+    "after.failed_runs_have_huge_logits",
+    statement="every run above its best learning rate whose final loss is more than 3× its "
+    "best (a failed run; there is at least one at every d_k of the sweep) had a largest "
+    "logit of at least 100",
+    counterexample={f"after.max_logit.d{_DK_LARGE}.sqrt.{_TOP}": 50.0},
+)
+def _failed_have_huge_logits(v: Mapping[str, float]) -> bool:
+    failed = _failed_runs(v)
+    every_dk = {dk for dk, _, _ in failed} == set(settings.AFTER_SWEEP_DKS)
+    return every_dk and all(
+        v[f"after.max_logit.d{dk}.{s}.{lr}"] >= FAILED_LOGIT for dk, s, lr in failed
+    )
+
+
+@claim(
+    "after.huge_logits_without_failure_unscaled",
+    statement=f"without scaling at d_k = {_DK_LARGE} the largest logit passes 100 even at its "
+    "best learning rate, so large logits alone do not mark a failed run",
+    counterexample={f"after.max_logit.d{_DK_LARGE}.none.{lr}": 50.0 for lr in _LRS},
+)
+def _huge_logits_unscaled(v: Mapping[str, float]) -> bool:
+    best = v[f"after.best_lr.d{_DK_LARGE}.none"]
+    # the grid rate nearest the best one (a margin probe moves ``best`` off the grid)
+    near = min(settings.AFTER_LEARNING_RATES, key=lambda r: abs(math.log(r / best)))
+    return v[f"after.max_logit.d{_DK_LARGE}.none.lr{near:g}"] > FAILED_LOGIT
 
 
 @claim(
@@ -447,3 +489,18 @@ def _best_lr_ratio(v: Mapping[str, float]) -> bool:
 
     one_step_nearest = max(map(off, _ONE_STEP)) < min(map(off, _WIDER), default=math.inf)
     return one_step_nearest and any(math.isclose(ratio, r) for r in _ONE_STEP)
+
+
+@claim(
+    "after.exercise.low_rate_larger_sqrt_logits_same_loss",
+    statement="at the smallest d_k and the two lowest rates ÷√d_k's largest logit is larger "
+    "than QK-norm's, yet their final losses are within 15% of each other",
+    counterexample={f"after.max_logit.d{_DK_SMALL}.sqrt.{_LOW}": 1.0},
+)
+def _low_rate_logits_losses(v: Mapping[str, float]) -> bool:
+    return all(
+        v[f"after.max_logit.d{_DK_SMALL}.sqrt.{lr}"]
+        > v[f"after.max_logit.d{_DK_SMALL}.qknorm.{lr}"]
+        and _qknorm_loss_near_sqrt(v, lr)
+        for lr in _LRS[:2]
+    )

@@ -46,7 +46,8 @@ class Spread(Number):
     Its ``value`` (what the claims read) is still the number the page's sentence is about,
     e.g. the median over seeds; ``low`` and ``high`` are the smallest and largest single-seed
     values. Pages print ranges because a rerun on other seeds moves these numbers by more
-    than their last digit (tests/test_claims_rerun.py).
+    than their last digit; the rerun's range must still overlap this one at the printed
+    digits (:func:`agrees_at_printed_digits`, tests/test_claims_rerun.py).
     """
 
     low: float
@@ -59,6 +60,46 @@ class Spread(Number):
         spread.value, spread.spec = float(value), spec
         spread.low, spread.high = float(low), float(high)
         return spread
+
+
+def printed_bounds(text: str) -> tuple[float, float] | None:
+    """The smallest and largest value ``text`` shows, at the digits it is printed with: a
+    :class:`Spread`'s two ends, a :class:`Number`'s one value twice; ``None`` for plain text
+    (a count, a name)."""
+    if isinstance(text, Spread):
+        low, high = (float(format(x, text.spec)) for x in (text.low, text.high))
+        return low, high
+    if isinstance(text, Number):  # its own text is the value at its digits (a "d" spec too)
+        value = float(text.replace(MINUS, "-"))
+        return value, value
+    return None
+
+
+def agrees_at_printed_digits(build: str, rerun: str) -> bool:
+    """Whether a number printed as ``build`` still reads true on a rerun that prints ``rerun``.
+
+    Rounded to the printed digits, the two must share a value: a single number prints the
+    same on both runs, and a range over seeds overlaps the rerun's range over its seeds (a
+    range the rerun lies wholly outside would print a precision the experiment lacks).
+    Plain text must be the same text.
+    """
+    old, new = printed_bounds(build), printed_bounds(rerun)
+    if old is None or new is None:
+        return str(build) == str(rerun)
+    return max(old[0], new[0]) <= min(old[1], new[1])
+
+
+def reprint(out: dict[str, str], specs: Mapping[str, str]) -> None:
+    """Print the numbers ``specs`` names (name → format) with those digits instead: where the
+    rerun contradicts the default digits (:func:`agrees_at_printed_digits`)."""
+    for name, spec in specs.items():
+        text = out[name]
+        if isinstance(text, Spread):
+            out[name] = Spread(text.value, text.low, text.high, spec)
+        elif isinstance(text, Number):
+            out[name] = Number(text.value, spec)
+        else:
+            raise ValueError(f"{name!r} is not a number, so it has no digits to print")
 
 
 def one_seed(result: dict, j: int, axes: Mapping[str, int]) -> dict:

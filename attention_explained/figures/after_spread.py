@@ -4,6 +4,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from attention_explained.content import data as experiments
+from attention_explained.content.registry import Spread
 from attention_explained.figures.registry import figure
 from attention_explained.figures.strings import text
 from attention_explained.figures.style import themed
@@ -77,7 +78,10 @@ def draw(data, lang: str, theme: str):
             for when, style, marker in (("init", "--", "o"), ("final", "-", "s")):
                 runs = data[f"spread_std_{when}"][:, k] / scale[:, None]  # [d_k, seed]
                 mid = np.median(runs, -1)
-                slope = log_slope(dks, mid)
+                # the median curve's exponent, printed as its range over the seeds (as the
+                # page prints after.slope.*): one value's second decimal moves on a rerun
+                seeds = [log_slope(dks, runs[:, j]) for j in range(runs.shape[1])]
+                slope = Spread(log_slope(dks, mid), min(seeds), max(seeds), ".2f")
                 ax.plot(
                     dks,
                     mid,
@@ -86,7 +90,7 @@ def draw(data, lang: str, theme: str):
                     ms=5,
                     lw=1.6,
                     color=colours[scaling],
-                    label=text(ID, when, lang, a=f"{slope:+.2f}".replace("-", "\u2212")),
+                    label=text(ID, when, lang, a=str(slope)),
                 )
                 cos = np.median(data[f"spread_cosine_{when}"][:, k], -1)
                 axes[2].plot(

@@ -6,6 +6,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from attention_explained.content import data as experiments
+from attention_explained.content.registry import Spread
 from attention_explained.figures.registry import figure
 from attention_explained.figures.strings import text
 from attention_explained.figures.style import mixed_font, themed
@@ -37,8 +38,8 @@ STRINGS = {
     "sigma_raw": {"ko": "3√dₖ", "en": "3√dₖ"},
     "sigma_sqrt": {"ko": "3", "en": "3"},
     "measured": {
-        "ko": "표준편차\n측정 {std:.2f}\n이론 {theory} = {sigma:.2f}",
-        "en": "std\nmeasured {std:.2f}\ntheory {theory} = {sigma:.2f}",
+        "ko": "표준편차\n측정 {std}\n이론 {theory} = {sigma:.2f}",
+        "en": "std\nmeasured {std}\ntheory {theory} = {sigma:.2f}",
     },
     "xlabel": {"ko": "로짓", "en": "logit"},
     "title": {
@@ -66,14 +67,27 @@ def logits() -> dict:
 
     out = {}
     for dim in experiments.HEATMAP_DIMS:
-        raw = np.concatenate(
-            [
-                make_dot_product_tensor(experiments.LENGTH, dim, seed=s).numpy().ravel()
-                for s in experiments.SWEEP_SEEDS
-            ]
-        )
-        out[dim] = {"raw": raw, "sqrt": raw / math.sqrt(dim), "theory": logit_variance(dim)}
+        seeds = [
+            make_dot_product_tensor(experiments.LENGTH, dim, seed=s).numpy().ravel()
+            for s in experiments.SWEEP_SEEDS
+        ]
+        raw = np.concatenate(seeds)
+        std = np.array([x.std() for x in seeds])  # seed by seed, as the prose prints it
+        out[dim] = {
+            "raw": raw,
+            "sqrt": raw / math.sqrt(dim),
+            "theory": logit_variance(dim),
+            "seed_std": {"raw": std, "sqrt": std / math.sqrt(dim)},
+        }
     return out
+
+
+def measured_std(data: dict, dim: int, column: str) -> str:
+    """The measured std as the range over the seeds (as ``std.measured.d<d>`` prints it): a
+    rerun on other seeds moves the pooled value by more than its last digit."""
+    std = data[dim]["seed_std"][column]
+    spec = ".1f" if column == "raw" else ".2f"
+    return str(Spread(float(np.std(data[dim][column])), std.min(), std.max(), spec))
 
 
 def theory_std(data: dict, dim: int, column: str) -> float:
@@ -113,9 +127,8 @@ def draw(data, lang: str, theme: str):
                 peak = np.histogram(values, bins=edges, density=True)[0].max()
                 ax.vlines([-sigma, sigma], 0, 1.04 * peak, color=pal.text, ls="--", lw=1.0)
                 label = text(ID, f"sigma_{column}", lang)
-                note = text(
-                    ID, "measured", lang, theory=label, sigma=sigma, std=float(np.std(values))
-                )
+                std = measured_std(data, dim, column)
+                note = text(ID, "measured", lang, theory=label, sigma=sigma, std=std)
                 ax.text(
                     0.98,
                     0.95,
