@@ -4,20 +4,28 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import nbformat
 import pytest
-from site_build import build, make_site, notebook
+from site_build import build, listing, make_site, notebook
 
 from attention_explained.sitebuild.cache import (
     MANIFEST,
+    STALE_AFTER,
     AssetCache,
-    drop_unsealed,
+    WorkingCopy,
     entry_ok,
+    entry_problem,
     read_file,
     read_json,
     write_entry,
+    write_file,
     write_json,
 )
 from attention_explained.sitebuild.notebooks import NotebookRunner
@@ -65,22 +73,62 @@ def test_a_damaged_folder_is_removed_with_a_warning_naming_it(tmp_path, warnings
     assert str(entry) in message and problem in message and "rebuilding" in message
 
 
-def test_a_folder_another_tool_fills_keeps_only_what_was_sealed(tmp_path, warnings_):
-    """mkdocs-jupyter's HTML cache: sealed after a build, checked before the next."""
-    from attention_explained.sitebuild.cache import seal
-
-    folder = tmp_path / "notebook-html" / "ko"
-    folder.mkdir(parents=True)
-    for name in ("a.json", "b.json", "c.json"):
-        (folder / name).write_text('{"content": "<p>x</p>"}', "utf-8")
-    seal(folder)
-    (folder / "b.json").write_text('{"content": "<p', "utf-8")  # truncated
-    (folder / "d.json").write_text("{}", "utf-8")  # written after the seal: a build died
-    assert drop_unsealed(folder) == [folder / "b.json", folder / "d.json"]
-    assert sorted(p.name for p in folder.glob("*.json")) == ["a.json", "c.json"]
+# -- a tool that writes its cache in place works on a private copy (mkdocs-jupyter) ------------
+def test_a_working_copy_holds_only_whole_pages(tmp_path, warnings_):
+    shared = tmp_path / "notebook-pages" / "ko"
+    write_file(shared / "a.json", b'{"content": "<p>a</p>"}')
+    write_file(shared / "b.json", b'{"content": "<p>b</p>"}')
+    (shared / "b.json").write_bytes((shared / "b.json").read_bytes()[:-4])  # truncated
+    (shared / "c.json").write_text('{"content": "<p', "utf-8")  # written in place, unchecked
+    copy = WorkingCopy(shared)
+    assert sorted(p.name for p in copy.folder.iterdir()) == ["a.json"]
+    assert (copy.folder / "a.json").read_bytes() == b'{"content": "<p>a</p>"}', (
+        "raw, as the tool reads it"
+    )
     messages = [r.getMessage() for r in warnings_.records]
-    assert str(folder / "b.json") in messages[0] and "does not match" in messages[0]
-    assert str(folder / "d.json") in messages[1] and "not in its folder's manifest" in messages[1]
+    assert str(shared / "b.json") in messages[0] and "does not match" in messages[0]
+    assert str(shared / "c.json") in messages[1] and "no SHA-256 header" in messages[1]
+    copy.close()
+    assert not copy.folder.exists()
+
+
+def test_a_working_copy_installs_what_the_tool_wrote_and_only_that(tmp_path, warnings_):
+    shared = tmp_path / "notebook-pages" / "en"
+    write_file(shared / "kept.json", b"{}")
+    write_file(shared / "unused.json", b"[]")
+    kept = (shared / "kept.json").stat()
+    copy = WorkingCopy(shared)
+    (copy.folder / "new.json").write_bytes(b'{"content": "new"}')  # the tool renders a page
+    (copy.folder / "unused.json").unlink()  # and evicts one this build did not use
+    assert not (shared / "new.json").exists(), "nothing reaches the cache before install()"
+    assert copy.install() == [shared / "kept.json", shared / "new.json"]
+    assert read_file(shared / "new.json") == b'{"content": "new"}'
+    again = (shared / "kept.json").stat()
+    assert (again.st_ino, again.st_mtime_ns) == (kept.st_ino, kept.st_mtime_ns), "not rewritten"
+    assert read_file(shared / "unused.json") == b"[]", "another build may still use it"
+    assert not copy.folder.exists()
+    day_old = time.time() - STALE_AFTER - 60
+    os.utime(shared / "unused.json", (day_old, day_old))
+    later = WorkingCopy(shared)
+    (later.folder / "unused.json").unlink()
+    later.install()
+    assert not (shared / "unused.json").exists(), "unused for a day: removed"
+    assert not warnings_.records
+
+
+def test_a_page_one_build_is_still_writing_is_invisible_to_another(tmp_path, warnings_):
+    shared = tmp_path / "notebook-pages" / "ko"
+    whole = b'{"content": "<p>x</p>", "toc_tokens": [], "title": null}'
+    first = WorkingCopy(shared)
+    (first.folder / "p.json").write_bytes(whole[:9])  # mkdocs-jupyter, half-way through
+    second = WorkingCopy(shared)
+    assert not (second.folder / "p.json").exists(), "the second build renders it itself"
+    (second.folder / "p.json").write_bytes(whole)
+    second.install()
+    (first.folder / "p.json").write_bytes(whole)
+    first.install()
+    assert read_file(shared / "p.json") == whole
+    assert not warnings_.records
 
 
 # -- one-file entries -----------------------------------------------------------------------
@@ -198,3 +246,196 @@ def test_garbage_numbers_are_computed_again(tmp_path, warm_cache):
     site, cache = _damaged_build(tmp_path, warm_cache, garble)
     assert cache.load_numbers() == numbers
     assert numbers["std.measured.d1024"] in (site / "index.html").read_text(encoding="utf-8")
+
+
+# -- two builds at once on one cache: each write into it is atomic, each entry sealed when final --
+# Runs `mkdocs build` with an audit hook (PEP 578) that logs every file the build process opens
+# for writing and every rename, in order: how a test sees *how* a file was written.
+AUDITED_BUILD = """
+import atexit, json, os, sys
+
+log, events = os.environ.pop("AE_AUDIT_LOG"), []
+
+
+def hook(event, args):
+    if event == "open" and isinstance(args[0], (str, bytes, os.PathLike)):
+        path, mode, flags = args
+        by_flags = mode is None and flags & (os.O_WRONLY | os.O_RDWR)  # os.open
+        if by_flags or any(c in (mode or "") for c in "wax+"):
+            events.append(["write", os.path.abspath(os.fsdecode(path))])
+    elif event == "os.rename":  # os.rename and os.replace
+        events.append(["rename", *(os.path.abspath(os.fsdecode(p)) for p in args[:2])])
+
+
+def dump():
+    done = events[:]
+    with open(log, "w", encoding="utf-8") as out:
+        json.dump(done, out)
+
+
+atexit.register(dump)
+sys.addaudithook(hook)
+sys.argv[0] = "mkdocs"
+from mkdocs.__main__ import cli
+
+cli()
+"""
+# The Colab cell's commit, and the build date (the fixture is no git checkout): fixed, so
+# that two builds write the same bytes.
+BUILD_ENV = {
+    "NO_MKDOCS_2_WARNING": "1",
+    "GITHUB_SHA": "0123456789abcdef0123456789abcdef01234567",
+    "SOURCE_DATE_EPOCH": "1780000000",
+}
+
+
+def notebook_site(root, cache_dir):
+    """The fixture site with one notebook in each language, offered for download (as the real
+    site: include_source) with its Colab install cell (repo_url)."""
+    root = make_site(root, cache_dir, **{"notebooks: []": "notebooks: [notebooks/*.md]"})
+    config = (root / "mkdocs.yml").read_text(encoding="utf-8")
+    config = "repo_url: https://github.com/example/fixture\n" + config.replace(
+        "nav:\n  - index.md",
+        "  - mkdocs-jupyter:\n      execute: false\n      allow_errors: false\n"
+        "      include_source: true\nnav:\n  - index.md\n  - notebooks/demo.md",
+    )
+    (root / "mkdocs.yml").write_text(config, encoding="utf-8")
+    (root / "docs/notebooks").mkdir()
+    notebook(root / "docs/notebooks", "demo.md", "데모", "print(6 * 7)")
+    notebook(root / "docs/notebooks", "demo.en.md", "Demo", "print(6 * 7)")
+    return root
+
+
+def start_audited_build(root, driver, log, output):
+    """``mkdocs build --strict`` in ``root``, its file events into ``log``, its log into
+    ``output`` (a file, not a pipe: nothing waits on a reader)."""
+    env = dict(os.environ, **BUILD_ENV, AE_AUDIT_LOG=str(log))
+    with open(output, "w", encoding="utf-8") as out:
+        return subprocess.Popen(
+            [sys.executable, str(driver), "build", "--strict"],
+            cwd=root,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+
+
+@pytest.fixture(scope="module")
+def builds_at_once(tmp_path_factory, warm_cache):
+    """Two builds started together on one cache whose notebooks and rendered notebook pages
+    are cold (the figures and numbers are warm: the fixture builds them once per session)."""
+    base = tmp_path_factory.mktemp("at-once")
+    cache_dir = base / "cache"
+    shutil.copytree(warm_cache, cache_dir)
+    for cold in ("notebooks", "notebook-pages"):  # whatever other tests left in the session's
+        shutil.rmtree(cache_dir / cold, ignore_errors=True)
+    driver = base / "audited_build.py"
+    driver.write_text(AUDITED_BUILD, encoding="utf-8")
+    names = ("a", "b")
+    roots = [notebook_site(base / name, cache_dir) for name in names]
+    builds = [
+        start_audited_build(root, driver, base / f"{name}.json", base / f"{name}.log")
+        for root, name in zip(roots, names, strict=True)
+    ]
+    codes = [b.wait(timeout=900) for b in builds]  # a deadline far above the minute it takes
+    outputs = [(base / f"{name}.log").read_text(encoding="utf-8") for name in names]
+    for code, output in zip(codes, outputs, strict=True):
+        assert code == 0, output[-4000:]
+    events = [
+        [[kind, *map(normal, paths)] for kind, *paths in json.loads(log.read_text("utf-8"))]
+        for log in (base / f"{name}.json" for name in names)
+    ]
+    return cache_dir, [r / "site" for r in roots], events, outputs
+
+
+def normal(path) -> str:
+    return os.path.realpath(path)
+
+
+def written_in_place(events, folder) -> list[str]:
+    """Files under ``folder`` that were opened for writing and not renamed afterwards, nor
+    was any folder holding them: a reader could have seen them half-written."""
+    folder = normal(folder) + os.sep
+    found = set()
+    for at, (kind, path, *_) in enumerate(events):
+        # tempfile.NamedTemporaryFile (jinja's bytecode cache) opens its folder, with an
+        # opener that makes the temporary file: that folder is no file a reader reads.
+        if kind == "write" and path.startswith(folder) and not Path(path).is_dir():
+            renamed = any(
+                kind == "rename" and (path == source or path.startswith(source + os.sep))
+                for kind, source, *_ in events[at + 1 :]
+            )
+            if not renamed:
+                found.add(path)
+    return sorted(found)
+
+
+@pytest.mark.site
+def test_two_builds_at_once_on_one_cache_both_succeed_and_agree(builds_at_once):
+    _, (first, second), _, logs = builds_at_once
+    assert listing(first) == listing(second)
+    differ = [
+        name
+        for name in listing(first)
+        if (first / name).is_file() and (first / name).read_bytes() != (second / name).read_bytes()
+    ]
+    assert differ == [], f"files that differ between two builds at once: {differ}"
+    assert (first / "notebooks" / "demo" / "demo.ipynb").is_file()
+    assert all("Traceback" not in log and "damaged" not in log for log in logs)
+
+
+@pytest.mark.site
+def test_a_build_writes_into_the_cache_only_by_renaming(builds_at_once):
+    """mkdocs-jupyter writes its rendered pages in place: it must do so outside the cache."""
+    cache_dir, sites, events, _ = builds_at_once
+    for site, log in zip(sites, events, strict=True):
+        # The log sees the build's writes: the pages it writes, what it installs in the cache.
+        assert [e for e in log if e[0] == "write" and e[1] == normal(site / "index.html")]
+        assert [e for e in log if e[0] == "rename" and e[2].startswith(normal(cache_dir))]
+        assert written_in_place(log, cache_dir) == []
+
+
+@pytest.mark.site
+def test_the_published_notebook_is_replaced_whole_and_its_cache_entry_never(builds_at_once):
+    """The Colab cell goes into the site's .ipynb by a rename; the executed notebook in the
+    cache, which that copy is made from, still matches the SHA-256 its entry was sealed with."""
+    cache_dir, sites, events, _ = builds_at_once
+    for site, log in zip(sites, events, strict=True):
+        for lang in ("", "en/"):
+            target = normal(site / f"{lang}notebooks/demo/demo.ipynb")
+            touching = [e[0] for e in log if e[-1] == target]  # written, or renamed to
+            assert touching and touching[-1] == "rename", (target, touching)
+            published = json.loads(Path(target).read_text(encoding="utf-8"))
+            assert published["cells"][0]["id"] == "colab-install"
+    entries = sorted((cache_dir / "notebooks").glob("*/demo.ipynb"))
+    assert len(entries) == 2, "one executed notebook per language"
+    for entry in entries:
+        assert entry_problem(entry.parent) is None
+        cells = json.loads(entry.read_text(encoding="utf-8"))["cells"]
+        assert all(cell.get("id") != "colab-install" for cell in cells)
+
+
+@pytest.mark.site
+def test_after_builds_at_once_every_entry_is_whole_and_serves_the_next(builds_at_once, tmp_path):
+    cache_dir, (first, _), _, _ = builds_at_once
+    folders = sorted(m.parent for m in cache_dir.rglob(MANIFEST))
+    assert folders and [(f, entry_problem(f)) for f in folders if entry_problem(f)] == []
+    pages = sorted((cache_dir / "notebook-pages").glob("*/*.json"))
+    assert [p.parent.name for p in pages] == ["en", "ko"], "one rendered page per language"
+    assert all(read_file(p) is not None for p in pages)
+    root = notebook_site(tmp_path / "c", cache_dir)
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict"],
+        cwd=root,
+        env=dict(os.environ, **BUILD_ENV),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-4000:]
+    assert result.stderr.count("Cache hit:") == 2, "each language's page from the cache"
+    assert "Cache miss" not in result.stderr and "damaged" not in result.stderr
+    assert listing(root / "site") == listing(first)
+    for name in listing(first):
+        if (first / name).is_file():
+            assert (root / "site" / name).read_bytes() == (first / name).read_bytes(), name

@@ -21,7 +21,7 @@ from mkdocs.structure.files import File, Files
 
 from attention_explained.settings import LANGS
 from attention_explained.sitebuild import markdown as md
-from attention_explained.sitebuild.cache import AssetCache
+from attention_explained.sitebuild.cache import AssetCache, WorkingCopy
 from attention_explained.sitebuild.config import PluginConfig
 from attention_explained.sitebuild.keys import ImportGraph, memo_path
 
@@ -107,6 +107,7 @@ class Build:
 
         self.shared = SharedAssets()
         self.commit: str | None = None  # the commit "Open in Colab" installs
+        self.notebook_html: dict[str, WorkingCopy] = {}  # lang → mkdocs-jupyter's private cache
         self.math_font = None  # math.MathFont: the font, its CSS, its code points
         self.notebook_pages: list[str] = []  # their HTML: the shared CSS keeps what they use
         self.number_names: dict[str, str] = {}  # token → {{ae:name}}, every page's
@@ -287,8 +288,11 @@ class Build:
 
             if self.commit is None:
                 self.commit = build_commit(repo_dir=Path(config.config_file_path).parent)
-            target = Path(page.file.abs_dest_path).parent / Path(page.file.abs_src_path).name
-            add_install_cell(target, config.repo_url, self.commit)
+            # mkdocs-jupyter copied the executed notebook there (include_source); the copy
+            # is replaced whole, made from the cache entry, which is only ever read.
+            source = Path(page.file.abs_src_path)
+            target = Path(page.file.abs_dest_path).parent / source.name
+            add_install_cell(target, config.repo_url, self.commit, source=source)
         return output
 
     # -- on_post_build: after the last language -------------------------------------------
@@ -408,14 +412,28 @@ class Build:
             search.config.separator or r"[\s\-]+",
         )
 
-    def close(self) -> None:
-        """Keep the math conversions for the next build; stop the notebook kernel; seal
-        mkdocs-jupyter's HTML cache as this build leaves it (checked before the next)."""
-        from attention_explained.sitebuild.cache import seal
+    def private_notebook_html_cache(self, config: MkDocsConfig, lang: str) -> None:
+        """Point mkdocs-jupyter's rendered-HTML cache at a private copy of ``lang``'s pages.
 
-        for folder in self.cache.root.glob("notebook-html/*"):
-            if folder.is_dir():
-                seal(folder)
+        One folder per language: its post-build step deletes every page the current build
+        did not use, and with i18n each language is a separate build, so a shared folder
+        lost the other language's pages every time. A private copy (cache.WorkingCopy):
+        it writes its pages in place, which two builds at once must not share; close()
+        installs them, each atomically, once every language is rendered.
+        """
+        jupyter = config.plugins.get("mkdocs-jupyter")
+        if jupyter is None or not jupyter.config.get("cache"):
+            return
+        if lang not in self.notebook_html:
+            self.notebook_html[lang] = WorkingCopy(self.cache.notebook_html_dir(lang))
+        jupyter.config["cache_dir"] = str(self.notebook_html[lang].folder)
+
+    def close(self) -> None:
+        """Keep the math conversions for the next build; stop the notebook kernel; install
+        the pages mkdocs-jupyter rendered (every language's is done by now)."""
+        while self.notebook_html:
+            _, pages = self.notebook_html.popitem()
+            pages.install()
         if self.math_font is not None:
             from attention_explained.sitebuild import math
 
@@ -441,21 +459,6 @@ def reuse_report(search_entries, render_cache) -> str:
         render_cache.hits = 0
     search_entries.hits = 0
     return reused
-
-
-def separate_notebook_html_cache(config: MkDocsConfig, folder: Path) -> None:
-    """Give mkdocs-jupyter's rendered-HTML cache one folder per language.
-
-    Its post-build step deletes every entry the current build did not use, and with i18n
-    each language is a separate build, so a shared folder lost the other language's pages
-    every time (mkdocs-jupyter 0.26).
-    """
-    jupyter = config.plugins.get("mkdocs-jupyter")
-    if jupyter is not None and jupyter.config.get("cache"):
-        jupyter.config["cache_dir"] = str(folder)
-        from attention_explained.sitebuild.cache import drop_unsealed
-
-        drop_unsealed(folder)  # it would serve a damaged entry (or stop on it with a traceback)
 
 
 def template_cache(folder: Path):

@@ -6,8 +6,8 @@
     <root>/data/<key>/numbers.json, values.json, explorer-reference.json
     <root>/claims/<key>/claims.json               the verdicts, judged over values.json
     <root>/notebooks/<key>/<stem>.ipynb          executed, one folder per language's source
-    <root>/notebook-html/<lang>/                 mkdocs-jupyter's rendered-HTML cache (sealed
-                                                 after each build, checked before the next)
+    <root>/notebook-pages/<lang>/<sha>.json      mkdocs-jupyter's rendered pages, one-file
+                                                 entries (:class:`WorkingCopy`)
     <root>/jinja/                                compiled theme templates
     <root>/keys/imports-<key>.json               each module's imports (keys.ImportGraph)
     <root>/math-font/<key>/, mathml-<key>.json   the cut math font; TeX → MathML conversions
@@ -18,6 +18,9 @@
     <root>/worker-*/                             a worker's scratch folder while it runs
 
 A folder named by a key is either whole or absent, so a build that sees it may use it.
+Nothing is written into the cache in place: a file is written under a temporary name and
+renamed, a folder is filled and sealed under a temporary name and renamed. A tool that does
+write its cache in place (mkdocs-jupyter) gets a private :class:`WorkingCopy` instead.
 
 Every entry checks itself. A folder entry holds ``manifest.sha256`` (the SHA-256 of each of
 its files, written by :func:`seal` before the folder is moved into place) and is used only
@@ -46,8 +49,7 @@ from attention_explained.sitebuild.keys import ImportGraph, is_key
 NUMBERS, CLAIMS, EXPLORER = "numbers.json", "claims.json", "explorer-reference.json"
 VALUES = "values.json"
 STALE_AFTER = 24 * 3600  # seconds before a superseded version is removed
-MANIFEST = "manifest.sha256"  # in every folder entry: JSON, file name → SHA-256 (no *.json glob
-# of a cache folder sees it: mkdocs-jupyter evicts every *.json it did not write)
+MANIFEST = "manifest.sha256"  # in every folder entry: JSON, file name → SHA-256
 HEADER = b"ae-cache sha256="  # first line of every one-file entry
 
 # Not under "mkdocs": a damaged entry is rebuilt, so a --strict build need not fail for it.
@@ -132,36 +134,6 @@ def discard(path: Path) -> None:
         aside.unlink(missing_ok=True)
 
 
-def drop_unsealed(folder: Path) -> list[Path]:
-    """For a folder that another tool fills file by file (mkdocs-jupyter's HTML cache): remove,
-    with a warning naming it, each file that differs from the manifest :func:`seal` wrote at
-    the end of the last build, or that it does not list; the tool then makes them again."""
-    if not folder.is_dir():
-        return []
-    try:
-        rows = json.loads((folder / MANIFEST).read_text("utf-8"))
-        rows = rows if isinstance(rows, dict) else {}
-    except (OSError, ValueError):
-        rows = {}
-    dropped = []
-    for path in _files(folder):
-        name = path.relative_to(folder).as_posix()
-        try:
-            whole = rows.get(name) == _sha256(path)
-        except OSError:
-            whole = False
-        if not whole:
-            problem = (
-                "it is not in its folder's manifest (written by a build that did not finish)"
-                if name not in rows
-                else "it does not match its recorded SHA-256 (damaged or truncated)"
-            )
-            warn_damaged(path, problem)
-            discard(path)
-            dropped.append(path)
-    return dropped
-
-
 @contextlib.contextmanager
 def new_entry(target: Path) -> Iterator[Path]:
     """``with new_entry(target) as folder:`` fill ``folder``; on success it is sealed and
@@ -217,6 +189,56 @@ def read_file(path: Path) -> bytes | None:
     return None
 
 
+class WorkingCopy:
+    """A private copy of a folder of one-file entries, for a tool that writes its cache in
+    place and deletes what its current run did not use (mkdocs-jupyter 0.26: ``write_text``
+    into ``<cache_dir>/<sha>.json``, then an eviction of every other ``*.json``).
+
+    Pointed at the shared folder, a second build could read a page the first is still
+    writing, delete a page the first is about to read, or find a half-written page sealed
+    as whole. Pointed at :attr:`folder` instead, the tool sees only whole pages (each shared
+    entry is checked as it is copied in; a damaged one is dropped with a warning naming it),
+    and :meth:`install` moves the pages it wrote into the shared folder once it is done,
+    each one atomically and headed by its SHA-256 (:func:`write_file`).
+    """
+
+    def __init__(self, shared: Path):
+        self.shared = Path(shared)
+        self._scratch = tempfile.TemporaryDirectory(prefix=f"ae-{self.shared.name}-")
+        self.folder = Path(self._scratch.name)
+        self._copied: dict[str, bytes] = {}  # name → payload, as copied in
+        for entry in sorted(self.shared.glob("*.json")):
+            payload = read_file(entry)  # None if damaged: removed with a warning naming it
+            if payload is not None:
+                (self.folder / entry.name).write_bytes(payload)
+                self._copied[entry.name] = payload
+
+    def install(self) -> list[Path]:
+        """Install each page the tool wrote (or changed) in the copy; remove shared pages
+        that it no longer uses once they are a day old (another build may still use them).
+        Returns the shared pages this run used."""
+        used = []
+        for path in sorted(self.folder.glob("*.json")):
+            payload = path.read_bytes()
+            target = self.shared / path.name
+            if self._copied.get(path.name) != payload:
+                write_file(target, payload)
+            used.append(target)
+        now = time.time()
+        for old in self.shared.glob("*.json"):
+            try:
+                if old not in used and now - old.stat().st_mtime > STALE_AFTER:
+                    old.unlink()
+            except FileNotFoundError:
+                pass
+        self.close()
+        return used
+
+    def close(self) -> None:
+        """Drop the copy (on install, or when the build failed before it)."""
+        self._scratch.cleanup()
+
+
 def read_json(path: Path):
     """:func:`read_file` parsed as JSON (None when absent or damaged)."""
     payload = read_file(path)
@@ -268,7 +290,8 @@ class AssetCache:
         return self.data_dir / EXPLORER
 
     def notebook_html_dir(self, lang: str) -> Path:
-        return self.root / "notebook-html" / lang
+        """mkdocs-jupyter's rendered pages of ``lang`` (each build works on a WorkingCopy)."""
+        return self.root / "notebook-pages" / lang
 
     def figure_dir(self, figure_id: str) -> Path:
         return self.figure_root / f"{figure_id}-{self.keys[figure_id]}"

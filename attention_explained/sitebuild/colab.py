@@ -97,10 +97,15 @@ def with_install_cell(notebook: dict, repo_url: str, commit: str) -> dict:
     return {**notebook, "cells": [cell, *cells]}
 
 
-def add_install_cell(path: Path, repo_url: str, commit: str) -> None:
-    """Rewrite the .ipynb at `path` with the install cell first."""
-    notebook = json.loads(Path(path).read_text(encoding="utf-8"))
+def add_install_cell(path: Path, repo_url: str, commit: str, *, source: Path | None = None) -> None:
+    """Write the .ipynb at `path`: `source` (default: `path` itself) with the install cell
+    first. Atomically (a reader sees the old file or the new one, never half of it), and
+    never into `source`: the build passes the executed notebook's sealed cache entry."""
+    from attention_explained.figures.render import write_atomic
+
+    notebook = json.loads(Path(source or path).read_text(encoding="utf-8"))
     notebook = with_install_cell(notebook, repo_url, commit)
     if notebook.get("nbformat_minor", 0) < 5:  # cell ids need nbformat 4.5
         notebook["nbformat_minor"] = 5
-    Path(path).write_text(json.dumps(notebook, ensure_ascii=False, indent=1) + "\n", "utf-8")
+    text = json.dumps(notebook, ensure_ascii=False, indent=1) + "\n"
+    write_atomic(Path(path), text.encode("utf-8"))

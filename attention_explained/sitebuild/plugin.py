@@ -25,7 +25,6 @@ from attention_explained.sitebuild.build import (
     Build,
     Workers,
     reuse_report,
-    separate_notebook_html_cache,
     template_cache,
 )
 from attention_explained.sitebuild.keys import PACKAGE_DIR
@@ -58,7 +57,7 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
       rebuilds, which keeps one warm worker (TensorFlow and matplotlib imported) alive.
     - ``on_config`` (0): once per build (not per language), compute the cache keys and send
       whatever is stale to the worker; start executing stale notebooks. Per language, point
-      mkdocs-jupyter's HTML cache at that language's folder.
+      mkdocs-jupyter's HTML cache at a private copy of that language's pages.
     - ``on_files`` (-200): after i18n rebuilt the language's Files, add the cached figures,
       numbers and MathJax as generated files.
     - ``on_pre_page`` (100): while serving, let the page reuse its HTML from the last rebuild
@@ -79,7 +78,8 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
       language (the nested ones return at once). First what needs only the pages: the
       search lexicon and the notebook pages' shared CSS/JS; then wait for the worker, copy
       the figures, check every claim, and put the numbers in the pages written before they
-      existed and in the search index; close the worker (unless serving) and the kernel.
+      existed and in the search index; close the worker (unless serving) and the kernel;
+      install the pages mkdocs-jupyter rendered into the cache.
     - ``on_shutdown``: stop the warm worker when ``mkdocs serve`` ends.
 
     To add a build step, put its logic in a module beside this one as pure functions (or a
@@ -126,7 +126,7 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
             docs_dir = Path(config.docs_dir).resolve()
             self.build = Build.start(self.config, cache_dir, docs_dir, self.workers)
             self.build.site_dir = Path(config.site_dir)  # the root, before i18n nests ``en/``
-        separate_notebook_html_cache(config, self.build.cache.notebook_html_dir(lang))
+        self.build.private_notebook_html_cache(config, lang)
         return config
 
     # -- per language: the generated files --------------------------------------------------
