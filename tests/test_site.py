@@ -179,6 +179,39 @@ def test_notebook_pages_show_executed_output_and_no_traceback(built_site):
         assert downloads, f"{page}: no .ipynb to download"
 
 
+def material_words(lang: str) -> tuple[str, str]:
+    """Material's words for its own code copy button, from its translation file."""
+    import material
+
+    languages = Path(material.__file__).parent / "templates" / "partials" / "languages"
+    text = (languages / f"{lang}.html").read_text(encoding="utf-8")
+    return tuple(
+        re.search(rf'"clipboard\.{key}": "([^"]*)"', text)[1] for key in ("copy", "copied")
+    )
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_notebook_copy_buttons_speak_the_page_language(built_site, lang):
+    """mkdocs-jupyter labels its copy buttons in English; each page says what Material's own
+    copy button says in that page's language."""
+    label, copied = material_words(lang)
+    notebooks = [
+        p
+        for p in built_site.pages()
+        if "notebooks" in p.relative_to(built_site.root).parts and built_site.page_lang(p) == lang
+    ]
+    assert len(notebooks) >= 2, "two notebooks in each language"
+    for page in notebooks:
+        tags = parse(page).tags
+        buttons = [attrs for tag, attrs in tags if tag == "clipboard-copy"]
+        notices = [attrs for tag, attrs in tags if "notice" in attrs.get("class", "").split()]
+        assert buttons and len(notices) == len(buttons), page
+        assert {b.get("aria-label") for b in buttons} == {label}, page
+        html = page.read_text(encoding="utf-8")
+        assert html.count(f">{copied}</span>") == len(buttons), page
+        assert "Copy to Clipboard" not in html and "Copied!" not in html, page
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_math_is_typeset_at_build_time(built_site, lang):
     """Every formula is MathML in the HTML; no page loads MathJax or keeps TeX delimiters."""

@@ -110,6 +110,7 @@ class Build:
         self.notebook_html: dict[str, WorkingCopy] = {}  # lang → mkdocs-jupyter's private cache
         self.math_font = None  # math.MathFont: the font, its CSS, its code points
         self.notebook_pages: list[str] = []  # their HTML: the shared CSS keeps what they use
+        self.copy_words: dict[str, tuple[str, str]] = {}  # theme language → copy button's words
         self.number_names: dict[str, str] = {}  # token → {{ae:name}}, every page's
         self.unfilled: list[tuple[str, str]] = []  # (written HTML, page): numbers come later
         self.claims: list[tuple[str, list[str]]] = []  # (page, claim names it marks)
@@ -240,9 +241,10 @@ class Build:
         )
 
     # -- on_page_content: math, and notebook pages' shared CSS/JS --------------------------
-    def page_content(self, html: str, page) -> str:
+    def page_content(self, html: str, page, config: MkDocsConfig) -> str:
         """Typeset the math; a notebook page also gets its headings' ids aligned with its
-        table of contents and its inline CSS/JS moved into shared files."""
+        table of contents, its copy buttons labelled in its language, and its inline CSS/JS
+        moved into shared files."""
         if not (page.file.abs_src_path or "").endswith(".ipynb"):
             return self.typeset(html, page)
         from attention_explained.sitebuild import notebook_html
@@ -250,7 +252,11 @@ class Build:
         html = notebook_html.align_heading_ids(
             html, notebook_html.toc_ids(page.toc), page.file.src_uri
         )
-        html = notebook_html.copy_buttons(html)
+        language = config.theme["language"]
+        if language not in self.copy_words:  # Material's words, once per language
+            words = notebook_html.copy_words(config.theme.get_env(), config)
+            self.copy_words[language] = words
+        html = notebook_html.copy_buttons(html, *self.copy_words[language])
         html = self.typeset(html, page)
         self.notebook_pages.append(html)
         return notebook_html.link_shared(html, page.url, self.shared)

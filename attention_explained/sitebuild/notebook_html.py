@@ -8,6 +8,7 @@ files under ``assets/notebooks/``. Headings get the ids the page's table of cont
 
 from __future__ import annotations
 
+import html as html_lib
 import logging
 import posixpath
 import re
@@ -23,6 +24,7 @@ SCRIPT = re.compile(r"<script(?P<attrs>[^>]*)>(?P<body>.*?)</script>", re.S)
 COMMENT = re.compile(r"<!-- (?:MathJax|End of|Load mathjax)[^>]*-->")
 HEADING = re.compile(r'<h([1-6]) id="([^"]*)"')
 COPY_BUTTON = re.compile(r"<clipboard-copy\b(?P<attrs>[^>]*)>")
+COPIED_NOTICE = re.compile(r'<span class="notice" hidden(?:="")?>[^<]*</span>')
 ATTRIBUTE = re.compile(r'(?P<name>[^\s=]+)(?:="(?P<value>[^"]*)")?')
 SHARED_DIR = "assets/notebooks"
 
@@ -65,14 +67,18 @@ def link_shared(html: str, page_url: str, shared: SharedAssets) -> str:
     return f'<link rel="stylesheet" href="{css_href}">\n{html}\n<script src="{js_href}"></script>'
 
 
-def copy_buttons(html: str) -> str:
-    """Notebook copy buttons as valid HTML: no stray attribute, and a role for their label.
+def copy_buttons(html: str, label: str, copied: str) -> str:
+    """Notebook copy buttons as valid HTML in the page's language: no stray attribute, a
+    role for their label, and Material's own words for its copy button.
 
-    mkdocs-jupyter's template writes ``<clipboard-copy for="…", aria-label="…">``; the
-    comma becomes an attribute named ``,``, and ``aria-label`` is not allowed on a custom
-    element without a role. The element gives itself role="button" and tabindex="0" when
-    its script runs; the page now says so from the start, so the label is valid without
-    the script too.
+    mkdocs-jupyter's template writes ``<clipboard-copy for="…", aria-label="Copy to
+    Clipboard">`` and a hidden "Copied!" notice, in English on every page; the comma
+    becomes an attribute named ``,``, and ``aria-label`` is not allowed on a custom element
+    without a role. The element gives itself role="button" and tabindex="0" when its script
+    runs; the page now says so from the start, so the label is valid without the script
+    too. ``label`` and ``copied`` are the page language's (:func:`copy_words`); the notice
+    stays out of the search index (``data-search-exclude``, Material's), which otherwise
+    starts every code cell's entry with it.
     """
 
     def fix(match: re.Match) -> str:
@@ -81,11 +87,27 @@ def copy_buttons(html: str) -> str:
             for m in ATTRIBUTE.finditer(match["attrs"])
             if re.fullmatch(r"[A-Za-z][\w:.-]*", m["name"])
         }
-        attrs = {"role": "button", "tabindex": "0", **attrs}
+        attrs = {"role": "button", "tabindex": "0", **attrs, "aria-label": html_lib.escape(label)}
         text = " ".join(f'{name}="{value}"' for name, value in attrs.items())
         return f"<clipboard-copy {text}>"
 
-    return COPY_BUTTON.sub(fix, html)
+    notice = (
+        f'<span class="notice" hidden="" data-search-exclude="">{html_lib.escape(copied)}</span>'
+    )
+    return COPIED_NOTICE.sub(lambda _: notice, COPY_BUTTON.sub(fix, html))
+
+
+def copy_words(env, config) -> tuple[str, str]:
+    """Material's label for its code copy button and its "copied" notice, in the language
+    of ``config``'s theme (``clipboard.copy``, ``clipboard.copied``; English if Material
+    has no translation). ``env``: the theme's Jinja environment, so that a site's own
+    override of Material's translations counts too."""
+    template = env.from_string(
+        '{% import "partials/language.html" as lang with context %}'
+        '{{ lang.t("clipboard.copy") }}\n{{ lang.t("clipboard.copied") }}'
+    )
+    label, copied = html_lib.unescape(template.render(config=config)).strip().split("\n")
+    return label.strip(), copied.strip()
 
 
 def toc_ids(toc: Iterable) -> list[str]:

@@ -68,7 +68,8 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
       neither for the numbers nor for the figures, so both languages are rendered while the
       worker still trains.
     - ``on_page_content`` (0): typeset the math; refuse a number inside math or a heading;
-      move a notebook page's inline CSS/JS into shared files.
+      label a notebook page's copy buttons in its language (Material's words) and move its
+      inline CSS/JS into shared files.
     - ``on_env`` (0): keep compiled templates in the cache between builds.
     - ``on_page_context`` (100, before Material's search indexes the page): while serving,
       let unchanged pages reuse their search entries; the Colab button's URL.
@@ -158,12 +159,12 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
     def on_page_content(self, html: str, page, config: MkDocsConfig, files: Files):
         build = self.build
         if self.page_contents is None:
-            return build.page_content(html, page)
+            return build.page_content(html, page, config)
         from attention_explained.sitebuild.notebook_html import toc_ids
 
         font = str(build.math_font[0]) if build.math_font else ""
         key = self.page_contents.key(page, html, font, toc_ids(page.toc))
-        make = functools.partial(build.page_content, html, page)
+        make = functools.partial(build.page_content, html, page, config)
         return self.page_contents.content(key, make, build.notebook_pages, build.shared.files)
 
     def on_env(self, env, config: MkDocsConfig, files: Files):
