@@ -18,7 +18,7 @@ STRINGS = {
     "alt": {
         "ko": "2×2 패널. 위 줄은 학습 스텝에 따른 가장 큰 로짓(로그 축), 아래 줄은 "
         "어텐션 엔트로피이고, 왼쪽은 낮은 학습률, 오른쪽은 높은 학습률이다. 높은 "
-        "학습률에서 ÷√d_k와 스케일링 없음의 가장 큰 로짓은 수천까지 치솟고 엔트로피는 "
+        "학습률에서 ÷√dₖ와 스케일링 없음의 가장 큰 로짓은 수천까지 치솟고 엔트로피는 "
         "0 가까이 무너진다. QK 정규화의 로짓은 두 학습률 모두에서 수십 아래에 머문다.",
         "en": "Two-by-two panels: the largest logit against step (log axis) on top, "
         "the attention entropy below; a low learning rate on the left, a high one on "

@@ -13,10 +13,10 @@ from attention_explained.fits import divisor, log_slope  # not after_training: n
 ID = "after-spread"
 STRINGS = {
     "alt": {
-        "ko": "세 패널. 왼쪽은 ÷√d_k로 학습한 모델, 가운데는 ÷d_k(μP)로 학습한 모델의 "
-        "로짓 표준편차를 헤드 차원 d_k에 대해 로그-로그로 그렸다(점선: 학습 전, 실선: "
-        "학습 후, 범례에 지수 a). ÷√d_k는 학습 전에는 평평하지만 학습 후에는 d_k가 "
-        "클수록 커진다. ÷d_k는 학습 전에는 d_k가 클수록 작아지고, 학습 후에는 평평하다. "
+        "ko": "세 패널. 왼쪽은 ÷√dₖ로 학습한 모델, 가운데는 ÷dₖ(μP)로 학습한 모델의 "
+        "로짓 표준편차를 헤드 차원 dₖ에 대해 로그-로그로 그렸다(점선: 학습 전, 실선: "
+        "학습 후, 범례에 지수 a). ÷√dₖ는 학습 전에는 평평하지만 학습 후에는 dₖ가 "
+        "클수록 커진다. ÷dₖ는 학습 전에는 dₖ가 클수록 작아지고, 학습 후에는 평평하다. "
         "오른쪽은 쿼리와 그 정답 키의 코사인으로, 학습 전에는 0 근처, 학습 후에는 두 "
         "모델 모두 0.5보다 크다.",
         "en": "Three panels. Left and middle: the logit standard deviation against the "

@@ -9,7 +9,7 @@ from attention_explained.figures.style import legend_font, mixed_font, themed
 ID = "attention-graph"
 STRINGS = {
     "alt": {
-        "ko": "쿼리 하나의 어텐션 계산 그래프. 쿼리 q와 키 k_j에서 로짓 z_j = q·k_j/√d_k를 "
+        "ko": "쿼리 하나의 어텐션 계산 그래프. 쿼리 q와 키 k_j에서 로짓 z_j = q·k_j/√dₖ를 "
         "만들고, 소프트맥스(야코비안 J가 있는 곳)를 지나 가중치 p_j가 되며, 출력 "
         "o = Σ p_j v_j에서 밸류 v_j와 만난다. 점선 화살표는 손실 L에서 거슬러 오는 "
         "기울기다. 쿼리와 키로 가는 기울기는 J를 지나고, 밸류로 가는 기울기 "

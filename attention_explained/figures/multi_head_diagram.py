@@ -12,8 +12,8 @@ STRINGS = {
     "alt": {
         "ko": "멀티 헤드 어텐션 구조도. Q(L_q × d_model), K와 V(L_k × d_model, "
         "d_model = 512)가 헤드마다 다른 투영 W^Q_i, W^K_i, W^V_i를 거쳐 헤드 차원 "
-        "d_k = d_model / h = 64로 줄고, h = 8개 헤드에서 각각 스케일드 닷-프로덕트 "
-        "어텐션을 계산한 뒤, 결과를 이어 붙여(h·d_v = 512) 마지막 투영 W^O로 "
+        "dₖ = d_model / h = 64로 줄고, h = 8개 헤드에서 각각 스케일드 닷-프로덕트 "
+        "어텐션을 계산한 뒤, 결과를 이어 붙여(h·d_v = 512) 마지막 투영 W^O가 "
         "d_model로 되돌린다.",
         "en": "Diagram of multi-head attention. Q (L_q × d_model), K and V (L_k × d_model, "
         "d_model = 512) pass through a separate projection per head, W^Q_i, W^K_i, W^V_i, "

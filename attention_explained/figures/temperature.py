@@ -16,8 +16,8 @@ ID = "temperature"
 STRINGS = {
     "alt": {
         "ko": "한 쿼리의 어텐션 가중치를 온도 τ를 바꿔 가며 그린 막대그래프 4개. τ = 1"
-        "(스케일링 없음)이면 한 키에 거의 모든 가중치가 몰리고, τ = √d_k(논문의 선택)와 "
-        "τ = 3√d_k로 갈수록 퍼진다. 가장 큰 가중치를 받는 키는 모든 패널에서 같다.",
+        "(스케일링 없음)이면 한 키에 거의 모든 가중치가 몰리고, τ = √dₖ(논문의 선택)와 "
+        "τ = 3√dₖ로 갈수록 퍼진다. 가장 큰 가중치를 받는 키는 모든 패널에서 같다.",
         "en": "Four bar charts of one query's attention weights as the temperature τ "
         "changes. At τ = 1 (no scaling) almost all weight goes to one key; at τ = √d_k "
         "(the paper's choice) and τ = 3√d_k it spreads out. The key with the largest "

@@ -8,10 +8,10 @@ from attention_explained.figures.training_plots import training_panels
 ID = "training-loss"
 STRINGS = {
     "alt": {
-        "ko": "세 패널(d_k = 16, 128, 1024)에 학습 스텝에 따른 손실을 스케일링 방식마다 "
-        "그렸다. 세 방식 모두 학습하지만, 스케일링 없는 어텐션의 마지막 손실은 d_k가 "
-        "커질수록 높아진다. 모든 d_k에서 마지막 손실이 가장 낮은 것은 QK 정규화, "
-        "그다음이 ÷√d_k, 가장 높은 것이 스케일링 없음이다.",
+        "ko": "세 패널(dₖ = 16, 128, 1024)에 학습 스텝에 따른 손실을 스케일링 방식마다 "
+        "그렸다. 세 방식 모두 학습하지만, 스케일링 없는 어텐션의 마지막 손실은 dₖ가 "
+        "커질수록 높아진다. 모든 dₖ에서 마지막 손실이 가장 낮은 것은 QK 정규화, "
+        "그다음이 ÷√dₖ, 가장 높은 것이 스케일링 없음이다.",
         "en": "Three panels (d_k = 16, 128, 1024) of training loss against step for each "
         "scaling. All three learn, but the final loss of unscaled attention is higher "
         "the larger d_k is. At every d_k QK-norm ends lowest, ÷√d_k next and no "

@@ -40,12 +40,12 @@ from attention_explained.sitebuild.browser import (
 PDF_NAME = {"ko": "attention-explained-ko.pdf", "en": "attention-explained-en.pdf"}
 TEXT = {
     "ko": {
-        "subtitle": "트랜스포머 어텐션이 q·k를 √d_k로 나누는 이유: 수식, 그림, 실험",
+        "subtitle": "트랜스포머 어텐션이 q·k를 √dₖ로 나누는 이유: 수식, 그림, 실험",
         "toc": "차례",
         "edition": "PDF판 · 사이트에서 만듦",
     },
     "en": {
-        "subtitle": "Why Transformer attention divides q·k by √d_k: math, figures, experiments",
+        "subtitle": "Why Transformer attention divides q·k by √dₖ: math, figures, experiments",
         "toc": "Contents",
         "edition": "PDF edition · made from the site",
     },
