@@ -21,6 +21,29 @@ def test_a_formula_becomes_mathml_with_its_tex_as_alt_text(fresh_memory):
     assert 'display="block"' in math.tex_to_mathml("x", display=True)
 
 
+@pytest.mark.parametrize(
+    "tex", [r"\frac{a}{b}, \lVert x\rVert^2", r"\frac{a}{b} |x|", r"\frac{a}{b} \|x\|"]
+)
+def test_a_bare_norm_or_bar_keeps_its_size_beside_a_fraction(fresh_memory, tex):
+    """Without \\left/\\right, TeX draws ‖ and | at text size; MathML stretches an ``<mo>``
+    to its row unless told not to (a tall ‖ beside a fraction, seen on the saturation page)."""
+    import xml.etree.ElementTree as ET
+
+    mathml = math.tex_to_mathml(tex).replace("<math ", f'<math xmlns="{math.MATHML_NS}" ', 1)
+    bars = [
+        element
+        for element in ET.fromstring(mathml).iter(f"{{{math.MATHML_NS}}}mo")
+        if (element.text or "").strip() in ("‖", "|")
+    ]
+    assert len(bars) == 2, mathml
+    assert all(bar.get("stretchy") == "false" for bar in bars), mathml
+
+
+def test_a_stretched_bar_still_stretches(fresh_memory):
+    mathml = math.tex_to_mathml(r"\left\| \frac{a}{b} \right\|")
+    assert 'stretchy="false"' not in mathml, mathml
+
+
 def test_a_formula_latex2mathml_cannot_read_names_itself(fresh_memory):
     with pytest.raises(math.MathError, match="empty formula"):
         math.tex_to_mathml("   ")

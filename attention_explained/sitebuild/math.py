@@ -267,10 +267,13 @@ def _to_mathml_core(root: ET.Element) -> None:
             if name == "mtable":
                 child.attrib.pop("columnspacing", None)
                 child.attrib.pop("rowspacing", None)
-            # TeX draws these as ordinary symbols, with no space around them.
+            # TeX draws these as ordinary symbols, with no space around them, and at their
+            # own size unless \left/\right asked for more: MathML would stretch a bare ‖ to
+            # the tallest thing in its row (a fraction beside \lVert x\rVert^2).
             if name == "mo" and text in ORDINARY and child.get("stretchy") != "true":
                 child.set("lspace", "0")
                 child.set("rspace", "0")
+                child.set("stretchy", "false")
             # A binary operator that opens a formula or group is ordinary in TeX (÷3√d).
             if name == "mo" and index == 0 and text in BINARY:
                 child.set("lspace", "0")
