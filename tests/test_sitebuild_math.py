@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from attention_explained.sitebuild import math
@@ -130,3 +132,34 @@ def test_the_font_keeps_the_italic_form_of_every_letter_a_formula_uses(tmp_path)
         italic = math.ITALIC[letter]
         assert unicodedata.name(italic).startswith("MATHEMATICAL ITALIC"), letter
         assert italic in chars, f"{letter}: its italic form {italic!r} is not in the font"
+
+
+def inline(tex: str) -> str:
+    return f'<span class="arithmatex">\\({tex}\\)</span>'
+
+
+def test_inline_math_keeps_its_punctuation_and_particle_on_its_line(fresh_memory):
+    """A line may not start with the comma or particle written against a formula, nor end
+    with the bracket that opens before one: they share a no-break span with the formula."""
+    html, count = math.typeset_html(
+        f"<p>분산은 {inline('90')}, 표준편차는 {inline('9d_k/d_k = 9')}가 되고"
+        f" 값은({inline('x')}) 그리고 {inline('y')} 끝</p>",
+        "test",
+    )
+    assert count == 4
+    glued = re.findall(r'<span class="ae-nobr">(.*?<math.*?</math></span>[^<]*)</span>', html)
+    assert [re.sub(r"<math.*?</math>", "M", g) for g in glued] == [
+        '<span class="arithmatex">M</span>,',
+        '<span class="arithmatex">M</span>가',
+        '(<span class="arithmatex">M</span>)',
+    ], html
+    assert ' <span class="arithmatex"><math alttext="y"' in html, "a free formula was wrapped"
+
+
+def test_only_inline_math_outside_code_is_glued(fresh_memory):
+    html, _ = math.typeset_html(
+        '<p><div class="arithmatex">\\[a = b\\]</div>,</p>'
+        f"<pre><code>f({inline('z')})</code></pre>",
+        "test",
+    )
+    assert "ae-nobr" not in html, html
