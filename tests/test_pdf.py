@@ -190,14 +190,19 @@ def test_home_pages_link_to_the_editions(built_site, editions):
             assert (home.parent / href).resolve().is_file(), f"{home}: {href} does not resolve"
 
 
-def exercise_answers(html: str) -> list[str]:
-    """The longest stretch of plain text (no math) of each folded answer in a page's exercises."""
+def exercises_section(html: str) -> str:
+    """A page's exercises section: from its heading to the next <h2> or the footnotes."""
     at = html.find('id="exercises"')
     if at < 0:
-        return []
+        return ""
     section = html[at:]
     end = re.search(r'<h2|<div class="footnote"', section[1:])
-    section = section[: end.start() + 1] if end else section
+    return section[: end.start() + 1] if end else section
+
+
+def exercise_answers(html: str) -> list[str]:
+    """The longest stretch of plain text (no math) of each folded answer in a page's exercises."""
+    section = exercises_section(html)
     answers = []
     for block in re.findall(r'<details class="success">(.*?)</details>', section, re.S):
         block = re.sub(r"<summary>.*?</summary>", "", block, flags=re.S)
@@ -242,12 +247,7 @@ def test_pdf_prints_every_exercise_answer(built_site, editions, lang):
 def exercise_questions_and_answers(html: str) -> list[tuple[str, str]]:
     """(question, answer): the longest plain-text stretch of each exercise paragraph and of
     the folded answer right after it."""
-    at = html.find('id="exercises"')
-    if at < 0:
-        return []
-    section = html[at:]
-    end = re.search(r'<h2|<div class="footnote"', section[1:])
-    section = section[: end.start() + 1] if end else section
+    section = exercises_section(html)
 
     def longest_plain(block: str) -> str:
         block = re.sub(r"<summary>.*?</summary>", "", block, flags=re.S)
