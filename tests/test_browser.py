@@ -322,3 +322,37 @@ def test_notebook_page_shows_outputs_and_offers_the_notebook(server, open_sessio
     assert title in prose, f"the downloaded notebook is not this page's ({title!r})"
     assert bool(HANGUL.search(prose)) == (lang == "ko"), "the notebook is in the wrong language"
     session.assert_clean()
+
+
+NOTEBOOK_PAGES = [
+    (lang, localized(page, lang))
+    for lang in LANGS
+    for page in ("notebooks/heatmaps/", "notebooks/sweep-and-keras/")
+]
+
+
+@pytest.mark.parametrize(("lang", "path"), NOTEBOOK_PAGES, ids=[p for _, p in NOTEBOOK_PAGES])
+def test_notebook_cells_use_the_articles_full_width(server, open_session, lang, path):
+    """The notebook is as wide as the article, not squeezed beside the floated buttons of
+    its first line, and printed output keeps each line whole (it scrolls, never wraps)."""
+    session = open_session()
+    page = session.page
+    page.goto(server.url(path), wait_until="networkidle")
+    wait_for_math(page)
+    widths = page.evaluate(
+        """() => [document.querySelector('article.md-content__inner').clientWidth,
+                  document.querySelector('.jp-Notebook').getBoundingClientRect().width]"""
+    )
+    assert widths[1] >= widths[0] - 1, f"{path}: notebook {widths[1]} px in a {widths} article"
+    wrapped = page.evaluate(
+        """() => [...document.querySelectorAll('.jp-OutputArea-output pre')]
+            .filter(pre => pre.getClientRects().length)
+            .filter(pre => {
+                const lines = pre.textContent.replace(/\\n$/, '').split('\\n').length;
+                const height = parseFloat(getComputedStyle(pre).lineHeight) * lines;
+                return pre.scrollHeight > height + 2;
+            })
+            .map(pre => pre.textContent.slice(0, 60))"""
+    )
+    assert not wrapped, f"{path}: printed output wraps onto extra lines: {wrapped}"
+    session.assert_clean()

@@ -190,14 +190,19 @@ def test_home_pages_link_to_the_editions(built_site, editions):
             assert (home.parent / href).resolve().is_file(), f"{home}: {href} does not resolve"
 
 
-def exercise_answers(html: str) -> list[str]:
-    """The longest stretch of plain text (no math) of each folded answer in a page's exercises."""
+def exercises_section(html: str) -> str:
+    """A page's exercises section: from its heading to the next <h2> or the footnotes."""
     at = html.find('id="exercises"')
     if at < 0:
-        return []
+        return ""
     section = html[at:]
     end = re.search(r'<h2|<div class="footnote"', section[1:])
-    section = section[: end.start() + 1] if end else section
+    return section[: end.start() + 1] if end else section
+
+
+def exercise_answers(html: str) -> list[str]:
+    """The longest stretch of plain text (no math) of each folded answer in a page's exercises."""
+    section = exercises_section(html)
     answers = []
     for block in re.findall(r'<details class="success">(.*?)</details>', section, re.S):
         block = re.sub(r"<summary>.*?</summary>", "", block, flags=re.S)
@@ -237,3 +242,37 @@ def test_pdf_prints_every_exercise_answer(built_site, editions, lang):
         missing += [f"{page.parent.name}: {a[:60]}" for a in answers if flat(a) not in text]
     assert pages_with_exercises >= 7, f"only {pages_with_exercises} pages have exercises"
     assert not missing, "exercise answers not in the PDF:\n" + "\n".join(missing)
+
+
+def exercise_questions_and_answers(html: str) -> list[tuple[str, str]]:
+    """(question, answer): the longest plain-text stretch of each exercise paragraph and of
+    the folded answer right after it."""
+    section = exercises_section(html)
+
+    def longest_plain(block: str) -> str:
+        block = re.sub(r"<summary>.*?</summary>", "", block, flags=re.S)
+        block = re.sub(r"<math.*?</math>", "\0", block, flags=re.S)
+        runs = unescape(re.sub(r"<[^>]+>", "", block)).split("\0")
+        return max((" ".join(run.split()) for run in runs), key=len)
+
+    found = re.findall(
+        r'<p>((?:(?!</p>).)*)</p>\s*<details class="success">(.*?)</details>', section, re.S
+    )
+    return [(longest_plain(question), longest_plain(answer)) for question, answer in found]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_pdf_prints_each_exercise_on_the_page_of_its_answer(built_site, editions, lang):
+    """A reader of the paper edition finds the answer under its question, not overleaf."""
+    reader = pypdf.PdfReader(str(editions[lang]))
+    pages = [flat(page.extract_text()) for page in reader.pages]
+    checked, split = 0, []
+    for page in site_pages(built_site, lang):
+        for question, answer in exercise_questions_and_answers(page.read_text(encoding="utf-8")):
+            on = [i + 1 for i, text in enumerate(pages) if flat(question) in text]
+            answer_on = [i + 1 for i, text in enumerate(pages) if flat(answer) in text]
+            checked += 1
+            if not on or not answer_on or on[-1] != answer_on[0]:
+                split.append(f"{page.parent.name}: {question[:50]!r} p.{on} answer p.{answer_on}")
+    assert checked >= 20, f"only {checked} exercises found"
+    assert not split, "exercises printed apart from their answers:\n" + "\n".join(split)

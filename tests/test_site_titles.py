@@ -68,6 +68,18 @@ def test_titles_and_headings_hold_no_raw_tex(built_site, lang):
             assert not RAW_TEX.search(text), f"{page.relative_to(built_site.root)}: {name} {text!r}"
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_home_page_is_titled_with_the_site_name_alone(built_site, lang):
+    """Both home pages read like Korean's: the site name, with no "홈 - "/"Home - " before it."""
+    homes = [page for page in pages_of(built_site, lang) if is_home(built_site, page)]
+    assert len(homes) == 1, homes
+    title = text_of(TITLE.search(homes[0].read_text(encoding="utf-8")).group(1))
+    other = next(page for page in pages_of(built_site, lang) if not is_home(built_site, page))
+    other_title = text_of(TITLE.search(other.read_text(encoding="utf-8")).group(1))
+    site_name = other_title.rsplit(" - ", 1)[1]
+    assert title == site_name, f"{homes[0].relative_to(built_site.root)}: <title> {title!r}"
+
+
 def test_each_language_has_its_own_footer(built_site):
     """Korean pages give the licence in Korean, English pages in English: CC BY 4.0 and MIT."""
     for page in built_site.pages():

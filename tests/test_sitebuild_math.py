@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from attention_explained.sitebuild import math
@@ -19,6 +21,29 @@ def test_a_formula_becomes_mathml_with_its_tex_as_alt_text(fresh_memory):
     assert out.startswith('<math alttext="q\\cdot k/\\sqrt{d_k}"')
     assert "<msqrt>" in out and "xmlns" not in out
     assert 'display="block"' in math.tex_to_mathml("x", display=True)
+
+
+@pytest.mark.parametrize(
+    "tex", [r"\frac{a}{b}, \lVert x\rVert^2", r"\frac{a}{b} |x|", r"\frac{a}{b} \|x\|"]
+)
+def test_a_bare_norm_or_bar_keeps_its_size_beside_a_fraction(fresh_memory, tex):
+    """Without \\left/\\right, TeX draws ‖ and | at text size; MathML stretches an ``<mo>``
+    to its row unless told not to (a tall ‖ beside a fraction, seen on the saturation page)."""
+    import xml.etree.ElementTree as ET
+
+    mathml = math.tex_to_mathml(tex).replace("<math ", f'<math xmlns="{math.MATHML_NS}" ', 1)
+    bars = [
+        element
+        for element in ET.fromstring(mathml).iter(f"{{{math.MATHML_NS}}}mo")
+        if (element.text or "").strip() in ("‖", "|")
+    ]
+    assert len(bars) == 2, mathml
+    assert all(bar.get("stretchy") == "false" for bar in bars), mathml
+
+
+def test_a_stretched_bar_still_stretches(fresh_memory):
+    mathml = math.tex_to_mathml(r"\left\| \frac{a}{b} \right\|")
+    assert 'stretchy="false"' not in mathml, mathml
 
 
 def test_a_formula_latex2mathml_cannot_read_names_itself(fresh_memory):
@@ -107,3 +132,34 @@ def test_the_font_keeps_the_italic_form_of_every_letter_a_formula_uses(tmp_path)
         italic = math.ITALIC[letter]
         assert unicodedata.name(italic).startswith("MATHEMATICAL ITALIC"), letter
         assert italic in chars, f"{letter}: its italic form {italic!r} is not in the font"
+
+
+def inline(tex: str) -> str:
+    return f'<span class="arithmatex">\\({tex}\\)</span>'
+
+
+def test_inline_math_keeps_its_punctuation_and_particle_on_its_line(fresh_memory):
+    """A line may not start with the comma or particle written against a formula, nor end
+    with the bracket that opens before one: they share a no-break span with the formula."""
+    html, count = math.typeset_html(
+        f"<p>분산은 {inline('90')}, 표준편차는 {inline('9d_k/d_k = 9')}가 되고"
+        f" 값은({inline('x')}) 그리고 {inline('y')} 끝</p>",
+        "test",
+    )
+    assert count == 4
+    glued = re.findall(r'<span class="ae-nobr">(.*?<math.*?</math></span>[^<]*)</span>', html)
+    assert [re.sub(r"<math.*?</math>", "M", g) for g in glued] == [
+        '<span class="arithmatex">M</span>,',
+        '<span class="arithmatex">M</span>가',
+        '(<span class="arithmatex">M</span>)',
+    ], html
+    assert ' <span class="arithmatex"><math alttext="y"' in html, "a free formula was wrapped"
+
+
+def test_only_inline_math_outside_code_is_glued(fresh_memory):
+    html, _ = math.typeset_html(
+        '<p><div class="arithmatex">\\[a = b\\]</div>,</p>'
+        f"<pre><code>f({inline('z')})</code></pre>",
+        "test",
+    )
+    assert "ae-nobr" not in html, html

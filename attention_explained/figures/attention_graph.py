@@ -154,7 +154,7 @@ def draw(data, lang: str, theme: str):
         # Backward from the loss: ∂L/∂o, then bowed above the forward chain through J …
         _arrow(ax, nodes["L"], nodes["o"], pal.text, dashed=True, rad=0.45, width=2.0)
         ax.text(
-            7.2,
+            7.02,
             4.05,
             r"$\partial L/\partial\mathbf{o}$",
             ha="right",
@@ -174,7 +174,7 @@ def draw(data, lang: str, theme: str):
         # … and from the output down to the values, bowed left of the forward arrow.
         _arrow(ax, nodes["o"], nodes["v"], skips, dashed=True, rad=0.45, width=2.0)
         ax.text(
-            7.2,
+            7.02,
             1.45,
             r"$p_j\,\partial L/\partial\mathbf{o}$",
             ha="right",

@@ -103,7 +103,7 @@ def _arrow(ax, start, end, pal):
 def draw(sizes, lang: str, theme: str):
     dm, h, dk = sizes["d_model"], sizes["heads"], sizes["d_k"]
     with themed(theme) as pal:
-        fig, ax = plt.subplots(figsize=(10.5, 4.6), layout="constrained")
+        fig, ax = plt.subplots(figsize=(8.8, 3.9), layout="constrained")
         ax.set_xlim(0, 12.4)
         ax.set_ylim(-0.9, 5.0)
         ax.axis("off")
@@ -122,12 +122,12 @@ def draw(sizes, lang: str, theme: str):
             weight = f"W_i^{name}"
             _stack(ax, 1.5, y, 1.7, 0.7, text(ID, "linear", lang, w=weight), pal)
             _arrow(ax, (1.05, y + 0.35), (1.5, y + 0.35), pal)
-            _arrow(ax, (3.4, y + 0.35), (4.2, 2.65), pal)
+            _arrow(ax, (3.4, y + 0.35), (4.0, 2.65), pal)
         _stack(
             ax,
-            4.2,
+            4.0,
             1.9,
-            3.0,
+            3.5,
             1.5,
             text(ID, "sdpa", lang),
             pal,
@@ -136,7 +136,7 @@ def draw(sizes, lang: str, theme: str):
         )
         heads = text(ID, "heads", lang, h=h)
         ax.text(
-            5.7,
+            5.75,
             3.75,
             heads,
             ha="center",
@@ -145,10 +145,10 @@ def draw(sizes, lang: str, theme: str):
             fontweight="bold",
             **mixed_font(heads),
         )
-        _arrow(ax, (7.45, 2.65), (8.0, 2.65), pal)
-        _stack(ax, 8.0, 2.25, 1.6, 0.8, text(ID, "concat", lang), pal, copies=1)
+        _arrow(ax, (7.75, 2.65), (8.1, 2.65), pal)
+        _stack(ax, 8.1, 2.25, 1.5, 0.8, text(ID, "concat", lang), pal, copies=1)
         ax.text(
-            8.8,
+            8.85,
             1.85,
             text(ID, "concat_width", lang, w=h * dk),
             ha="center",

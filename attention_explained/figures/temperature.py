@@ -79,7 +79,7 @@ def draw(data, lang: str, theme: str):
     keys = np.arange(1, weights.shape[1] + 1)
     with themed(theme) as pal:
         fig, axes = plt.subplots(
-            1, len(labels), figsize=(11, 3.4), sharey=True, layout="constrained"
+            1, len(labels), figsize=(8.8, 3.2), sharey=True, layout="constrained"
         )
         for ax, row, label, tau in zip(axes, weights, labels, data["taus"], strict=True):
             best = int(np.argmax(row))

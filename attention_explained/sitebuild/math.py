@@ -40,6 +40,14 @@ NOTEBOOK_MARKDOWN = re.compile(
 )
 NOTEBOOK_MATH = re.compile(r"\$\$(?P<display>.+?)\$\$|(?<![\\$])\$(?P<inline>[^$\n]+?)\$", re.S)
 SKIP_BLOCKS = re.compile(r"(<(pre|code)\b.*?</\2>)", re.S)
+# Inline math and the text written against it: an opening bracket just before it, and the
+# run of punctuation or a Korean particle just after it, up to the next space or tag.
+INLINE_MATH_AND_NEIGHBOURS = re.compile(
+    r"(?P<before>[(\[{‘“]?)"
+    r'(?P<math><span class="arithmatex"><math\b[^>]*display="inline"[^>]*>.*?</math></span>)'
+    r"(?P<after>[^\s<]*)",
+    re.S,
+)
 
 # Names TeX sets upright with operator spacing (\log, \operatorname{softmax}, ...).
 NAMED_OPERATORS = {
@@ -267,10 +275,13 @@ def _to_mathml_core(root: ET.Element) -> None:
             if name == "mtable":
                 child.attrib.pop("columnspacing", None)
                 child.attrib.pop("rowspacing", None)
-            # TeX draws these as ordinary symbols, with no space around them.
+            # TeX draws these as ordinary symbols, with no space around them, and at their
+            # own size unless \left/\right asked for more: MathML would stretch a bare ‖ to
+            # the tallest thing in its row (a fraction beside \lVert x\rVert^2).
             if name == "mo" and text in ORDINARY and child.get("stretchy") != "true":
                 child.set("lspace", "0")
                 child.set("rspace", "0")
+                child.set("stretchy", "false")
             # A binary operator that opens a formula or group is ordinary in TeX (÷3√d).
             if name == "mo" and index == 0 and text in BINARY:
                 child.set("lspace", "0")
@@ -374,7 +385,35 @@ def typeset_html(html: str, where: str) -> tuple[str, int]:
         return f'<{tag} class="arithmatex">{mathml}</{tag}>'
 
     html = NOTEBOOK_MARKDOWN.sub(notebook_cell, html)
-    return html, count
+    return keep_neighbours_on_the_line(html), count
+
+
+def keep_neighbours_on_the_line(html: str) -> str:
+    """Wrap each inline formula with the bracket before it and the punctuation or particle
+    after it in ``<span class="ae-nobr">`` (no line break inside, math.css).
+
+    A browser may break a line on either side of an inline ``<math>`` (CSS Text: every
+    atomic inline is a wrap opportunity), so "분산은 90, 표준편차" could start a line with the
+    comma and "… = 9가 되고" with the particle "가"."""
+
+    def glue(match: re.Match) -> str:
+        if not match["before"] and not match["after"]:
+            return match[0]
+        return f'<span class="ae-nobr">{match[0]}</span>'
+
+    parts = SKIP_BLOCKS.split(html)
+    out = []
+    skip_next = False
+    for part in parts:
+        if skip_next:  # the tag name captured by SKIP_BLOCKS' inner group
+            skip_next = False
+            continue
+        if SKIP_BLOCKS.fullmatch(part or ""):
+            out.append(part)
+            skip_next = True
+            continue
+        out.append(INLINE_MATH_AND_NEIGHBOURS.sub(glue, part))
+    return "".join(out)
 
 
 def math_characters(html: str) -> set[str]:
@@ -480,6 +519,14 @@ msqrt {{
 .md-typeset div.arithmatex {{
   overflow-x: auto;
   overflow-y: hidden;
+}}
+/* An inline formula stays on the line of the comma, bracket or particle written against
+   it (typeset_html); a11y.js lifts this for a formula wider than its column. */
+.ae-nobr {{
+  white-space: nowrap;
+}}
+.ae-nobr.ae-wide {{
+  white-space: normal;
 }}
 @media print {{
   math {{ font-size: 1em; }}

@@ -90,6 +90,10 @@ body { background: #fff !important; }
 .ae-pdf div.arithmatex { overflow: visible !important; break-inside: avoid; }
 .ae-pdf .highlight, .ae-pdf pre, .ae-pdf .jp-Cell { break-inside: avoid-page; }
 .ae-pdf pre, .ae-pdf pre code { white-space: pre-wrap !important; word-break: break-all; }
+/* An exercise is printed on one page with its folded answer: the question is not split and
+   does not end a page, and an answer is not split either (the answers are printed open). */
+.ae-pdf p:has(+ details) { break-inside: avoid-page; break-after: avoid-page; }
+.ae-pdf details { break-inside: avoid-page; }
 """
 
 # Runs in the home page: collects the pages of the primary navigation in order.

@@ -5,7 +5,8 @@
  * it), role="group" and a label in the page's language, so that a keyboard or screen-reader
  * user can reach what is cut off (WCAG 2.1.1; axe's scrollable-region-focusable). A box that
  * fits loses them again, so narrow screens do not get extra tab stops for nothing.
- * Inline math wider than its line is first made such a box (class ae-scrollbox, a11y.css).
+ * Inline math wider than its line is first made such a box (class ae-scrollbox, a11y.css),
+ * and a formula glued to its punctuation (span.ae-nobr) that would stick out may wrap again.
  * Runs at load, after MathJax has typeset, when fonts arrive and when the window resizes.
  * Sets <html data-ae-scrollboxes="N"> after each pass (N boxes marked), for the tests.
  */
@@ -77,9 +78,31 @@
     node.classList.add("ae-scrollbox");
   }
 
+  /* An inline formula glued to its comma, bracket or particle (span.ae-nobr, math.css)
+     may wrap again when the glued piece would stick out of its line. */
+  function unglueWide() {
+    document.querySelectorAll(".md-typeset .ae-nobr").forEach(function (node) {
+      node.classList.remove("ae-wide");
+      var block = node.parentElement;
+      while (block && window.getComputedStyle(block).display.indexOf("inline") === 0) {
+        block = block.parentElement;
+      }
+      if (!block) return;
+      var edge = block.getBoundingClientRect().right - parseFloat(window.getComputedStyle(block).paddingRight);
+      var rects = node.getClientRects();
+      for (var i = 0; i < rects.length; i += 1) {
+        if (rects[i].right > edge + 1) {
+          node.classList.add("ae-wide");
+          return;
+        }
+      }
+    });
+  }
+
   function pass() {
     var text = labels();
     var count = 0;
+    unglueWide();
     BOXES.forEach(function (entry) {
       document.querySelectorAll(entry[0]).forEach(function (node) {
         if (entry[0].indexOf("span.arithmatex") >= 0) {
