@@ -326,8 +326,8 @@ def _sqrt_spread_grows(v: Mapping[str, float]) -> bool:
 @claim(
     "after.mup_spread_flat_after_training",
     statement="after training with ÷d_k the logit std is flat in d_k (|slope| < 0.1), so q·k "
-    "itself grows like d_k; the mechanism: its matched cosine is above 0.5 at every d_k and "
-    "varies by less than 0.05 across them (the same share of aligned terms at every width)",
+    "itself grows like d_k; consistent with the same share of aligned terms at every width: "
+    "its matched cosine is above 0.5 at every d_k and varies by less than 0.05 across them",
     counterexample={f"after.cos_final.{_SPREAD[0]}.mup": 0.6},
 )
 def _mup_flat(v: Mapping[str, float]) -> bool:

@@ -10,6 +10,7 @@ import numpy as np
 from attention_explained.content import data
 from attention_explained.content.registry import (
     Number,
+    Spread,
     attach_seed_ranges,
     claim,
     numbers,
@@ -47,7 +48,7 @@ def _training_numbers(out: dict[str, str]) -> None:
     parts: list[dict[str, str]] = [{} for _ in per_seed]
     for part, grid in zip(parts, per_seed, strict=True):
         _training_numbers_of(part, grid)
-    attach_seed_ranges(out, parts)
+    attach_seed_ranges(out, parts, keep=("acc_gap.d16_d128",))  # already a range over seeds
     reprint(out, TRAINING_FEWER_DIGITS)
 
 
@@ -63,6 +64,7 @@ def _training_numbers_of(out: dict[str, str], runs: dict) -> None:
     out["training.batch"] = str(int(sgd["batch"]))
     out["training.n_items"] = str(n)
     out["training.d_model"] = str(int(sgd["d_model"]))
+    out["training.dk_min"] = str(int(min(sgd["d_k"])))
     out["training.noise"] = Number(float(sgd["noise"]), "g")
     out["training.readout"] = Number(readout, "g")
     out["training.pool"] = str(POOL)
@@ -75,9 +77,15 @@ def _training_numbers_of(out: dict[str, str], runs: dict) -> None:
     out["training.log_n"] = Number(math.log(n), ".2f")
     # With perfect attention p = e_t the loss is −log softmax(readout·e_t)_t.
     out["training.loss_floor"] = Number(math.log1p((n - 1) * math.exp(-readout)), ".3f")
-    start_specs = {"entropy": ".2f", "loss": ".2f", "grad_norm": ".2f", "logit_grad": ".3f"}
+    start_specs = {"entropy": ".2f", "loss": ".1f", "grad_norm": ".2f", "logit_grad": ".3f"}
     final_specs = {"loss": ".2f", "entropy": ".3f"}
-    percent = [("init", "starved"), ("final", "starved"), ("final", "accuracy"), ("final", "stuck")]
+    percent = [
+        ("init", "starved"),
+        ("init", "stuck"),
+        ("final", "starved"),
+        ("final", "accuracy"),
+        ("final", "stuck"),
+    ]
     names = {"grad_norm": "gradnorm", "accuracy": "acc"}
     for optimizer, result in runs.items():
         prefix = "training" if optimizer == "sgd" else f"training.{optimizer}"
@@ -109,6 +117,11 @@ def _training_numbers_of(out: dict[str, str], runs: dict) -> None:
         out[f"training.acc_gap.d{dk}"] = Number(float(np.median(gaps[i])), ".0f")
         out[f"training.acc_gap_min.d{dk}"] = Number(float(gaps[i].min()), ".1f")
         out[f"training.acc_gap_max.d{dk}"] = Number(float(gaps[i].max()), ".1f")
+    # d_k = 16 and 128 together: their per-seed gaps overlap, so the prose does not split them.
+    small = gaps[[list(sgd["d_k"]).index(dk) for dk in (16, 128)]]
+    out["training.acc_gap.d16_d128"] = Spread(
+        float(np.median(small)), float(small.min()), float(small.max()), ".0f"
+    )
 
 
 @numbers
@@ -120,6 +133,17 @@ def _training_shape_numbers(out: dict[str, str]) -> None:
     for part, grid in zip(parts, per_seed, strict=True):
         _training_shape_numbers_of(part, grid["sgd"])
     attach_seed_ranges(out, parts)
+    # The simple account seed by seed: its estimate over the measured ratio, on each seed.
+    fit = [
+        p["training.init_gradnorm_estimate.d1024"].value
+        / p["training.init_gradnorm_ratio.d1024"].value
+        for p in parts
+    ]
+    out["training.init_gradnorm_fit.d1024"] = Spread(
+        float(np.median(fit)), min(fit), max(fit), ".2f"
+    )
+    out["training.init_gradnorm_fit_min.d1024"] = Number(min(fit), ".2f")
+    out["training.init_gradnorm_fit_max.d1024"] = Number(max(fit), ".2f")
 
 
 def _training_shape_numbers_of(out: dict[str, str], sgd: dict) -> None:
@@ -163,6 +187,29 @@ def _training_shape_numbers_of(out: dict[str, str], sgd: dict) -> None:
 
 
 @claim(
+    "training.dk_never_below_d_model",
+    statement="every d_k of the SGD grid is at least d_model, so (W^Q)ᵀW^K, d_model × d_model, "
+    "has rank at most d_model at every d_k",
+    counterexample={"training.dk_min": 8.0},
+)
+def _dk_at_least_d_model(v: Mapping[str, float]) -> bool:
+    return v["training.dk_min"] >= v["training.d_model"]
+
+
+@claim(
+    "training.qknorm_start_like_sqrt",
+    statement="with g starting at √d_k, QK-norm's step-0 entropy is within 10% of ÷√d_k's at "
+    "every d_k (the initial spread roughly matches)",
+    counterexample={"training.init_entropy.d128.qknorm": 1.0},
+)
+def _qknorm_start(v: Mapping[str, float]) -> bool:
+    def start(dk: int, scaling: str) -> float:
+        return _training(v, "init_entropy", dk, scaling)
+
+    return all(abs(start(dk, "qknorm") / start(dk, "sqrt") - 1) < 0.1 for dk in (16, 128, 1024))
+
+
+@claim(
     "training.qknorm_lowest_final_loss",
     statement="QK-norm has the lowest final SGD loss at every d_k",
     counterexample={"training.final_loss.d16.qknorm": 9.0},
@@ -182,7 +229,8 @@ def _training(v: Mapping[str, float], metric: str, dk: int, scaling: str, opt: s
 @claim(
     "training.unscaled_init_entropy_falls_with_dk",
     statement="without scaling, the step-0 attention entropy is lower at larger d_k, and at "
-    "d_k = 1024 it is under a tenth of log n (nearly all weight on a single item)",
+    "d_k = 1024 it is under a tenth of log n (a row's max weight is at least e^−entropy, so on "
+    "average over 0.75: most of a row's weight on a single item)",
     counterexample={"training.init_entropy.d1024.none": 0.9},
 )
 def _unscaled_init_entropy(v: Mapping[str, float]) -> bool:
@@ -248,18 +296,16 @@ def _larger_w_gradient(v: Mapping[str, float]) -> bool:
 
 @claim(
     "training.gradient_ratio_from_scale_and_logit_gradient",
-    statement="at step 0 and d_k = 1024 the unscaled/÷√d_k ratio of ‖∂L/∂W‖ is above 1 and "
-    "within a factor 1.5 of √d_k × the ratio of the mean per-example logit gradients; more "
-    "than half of the unscaled examples are starved",
-    counterexample={"training.init_gradnorm_estimate.d1024": 2.0},
+    statement="at step 0 and d_k = 1024 the unscaled/÷√d_k ratio of ‖∂L/∂W‖ is above 1 and, "
+    "on every seed, within a factor 2 of √d_k × the ratio of the mean per-example logit "
+    "gradients; more than half of the unscaled examples are starved",
+    counterexample={"training.init_gradnorm_fit_min.d1024": 0.3},
 )
 def _gradient_ratio_account(v: Mapping[str, float]) -> bool:
-    ratio = v["training.init_gradnorm_ratio.d1024"]
-    estimate = v["training.init_gradnorm_estimate.d1024"]
     return (
-        ratio > 1
-        and estimate > 0
-        and 1 / 1.5 < estimate / ratio < 1.5
+        v["training.init_gradnorm_ratio.d1024"] > 1
+        and v["training.init_gradnorm_fit_min.d1024"] > 1 / 2
+        and v["training.init_gradnorm_fit_max.d1024"] < 2
         and _training(v, "init_starved", 1024, "none") > 50
     )
 
@@ -324,8 +370,8 @@ def _starvation_grows(v: Mapping[str, float]) -> bool:
 @claim(
     "training.small_dk_unscaled_learns",
     statement="at d_k = 16 unscaled attention still learns: accuracy above 90% and within 5 "
-    "points of ÷√d_k; saturation is mild, under 5% of examples starved at step 0 (against "
-    "over a quarter at d_k = 1024)",
+    "points of ÷√d_k; few examples are saturated enough to lose their gradient, under 5% "
+    "starved at step 0 (against over a quarter at d_k = 1024)",
     counterexample={"training.final_acc.d16.none": 60.0},
 )
 def _small_dk_learns(v: Mapping[str, float]) -> bool:
@@ -340,14 +386,18 @@ def _small_dk_learns(v: Mapping[str, float]) -> bool:
 
 @claim(
     "training.large_dk_unscaled_behind",
-    statement="at d_k = 1024 unscaled attention is clearly behind ÷√d_k: its final loss is "
-    "more than twice as high, its accuracy lower, and its smoothed loss takes more than three "
-    "times as many steps to go below the threshold",
-    counterexample={"training.final_loss.d1024.none": 0.3},
+    statement="at d_k = 1024 unscaled attention is clearly behind ÷√d_k: it starts from a higher "
+    "loss, with over a quarter of its examples saturated on a wrong item at step 0 (under 1% "
+    "with ÷√d_k), its smoothed loss takes more than three times as many steps to go below "
+    "the threshold, and its final loss is more than twice as high and its accuracy lower",
+    counterexample={"training.init_loss.d1024.none": 1.0},
 )
 def _large_dk_behind(v: Mapping[str, float]) -> bool:
     return (
-        _training(v, "final_loss", 1024, "none") > 2 * _training(v, "final_loss", 1024, "sqrt")
+        _training(v, "init_loss", 1024, "none") > _training(v, "init_loss", 1024, "sqrt")
+        and _training(v, "init_stuck", 1024, "none") > 25
+        and _training(v, "init_stuck", 1024, "sqrt") < 1
+        and _training(v, "final_loss", 1024, "none") > 2 * _training(v, "final_loss", 1024, "sqrt")
         and _training(v, "final_acc", 1024, "none") < _training(v, "final_acc", 1024, "sqrt")
         and _training(v, "first_below", 1024, "none")
         > 3 * _training(v, "first_below", 1024, "sqrt")
@@ -392,7 +442,8 @@ def _frozen_most(v: Mapping[str, float]) -> bool:
 @claim(
     "training.gap_grows_with_dk",
     statement="on every seed the accuracy gap between ÷√d_k and no scaling is a few points "
-    "(1 to 5) at d_k = 16 and 128, and 4 to 10 points at d_k = 1024",
+    "(1 to 5) at d_k = 16 and 128, and larger at d_k = 1024 (4 to 10 points, above every "
+    "seed's gap at 16 and 128)",
     counterexample={"training.acc_gap_min.d1024": 3.0},
 )
 def _gap_grows(v: Mapping[str, float]) -> bool:
@@ -400,7 +451,15 @@ def _gap_grows(v: Mapping[str, float]) -> bool:
         v[f"training.acc_gap_min.d{dk}"] >= 1 and v[f"training.acc_gap_max.d{dk}"] < 5
         for dk in (16, 128)
     )
-    return small and v["training.acc_gap_min.d1024"] >= 4 and v["training.acc_gap_max.d1024"] <= 10
+    above = v["training.acc_gap_min.d1024"] > max(
+        v[f"training.acc_gap_max.d{dk}"] for dk in (16, 128)
+    )
+    return (
+        small
+        and above
+        and v["training.acc_gap_min.d1024"] >= 4
+        and v["training.acc_gap_max.d1024"] <= 10
+    )
 
 
 @claim(
