@@ -209,14 +209,17 @@ def test_serve_reuses_an_unchanged_pages_content_with_its_shared_files(monkeypat
 
     from attention_explained.sitebuild import notebook_html
 
+    from mkdocs.theme import Theme
+
     plugin, rebuild = _serving_plugin(tmp_path)
     page = SimpleNamespace(
         file=SimpleNamespace(src_uri="notebooks/a.md", abs_src_path="/x/a.ipynb"),
         url="notebooks/a/",
         toc=[],
     )
+    config = SimpleNamespace(theme=Theme(name="material", language="en"))  # the copy words
     rebuild()
-    first = plugin.on_page_content(NOTEBOOK_HTML, page, None, None)
+    first = plugin.on_page_content(NOTEBOOK_HTML, page, config, None)
     shared, pages = dict(plugin.build.shared.files), list(plugin.build.notebook_pages)
     assert len(shared) == 2 and pages
 
@@ -224,9 +227,9 @@ def test_serve_reuses_an_unchanged_pages_content_with_its_shared_files(monkeypat
     original = notebook_html.link_shared
     monkeypatch.setattr(notebook_html, "link_shared", lambda *a: calls.append(1) or original(*a))
     rebuild()
-    assert plugin.on_page_content(NOTEBOOK_HTML, page, None, None) == first and not calls
+    assert plugin.on_page_content(NOTEBOOK_HTML, page, config, None) == first and not calls
     assert plugin.build.shared.files == shared and plugin.build.notebook_pages == pages
 
     rebuild()  # an edited page is done again
-    edited = plugin.on_page_content(NOTEBOOK_HTML.replace("cell", "edited"), page, None, None)
+    edited = plugin.on_page_content(NOTEBOOK_HTML.replace("cell", "edited"), page, config, None)
     assert calls == [1] and "edited" in edited

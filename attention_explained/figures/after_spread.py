@@ -4,7 +4,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from attention_explained.content import data as experiments
-from attention_explained.content.registry import Spread
+from attention_explained.content.printing import Spread
 from attention_explained.figures.registry import figure
 from attention_explained.figures.strings import text
 from attention_explained.figures.style import themed
