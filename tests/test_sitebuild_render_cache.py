@@ -207,9 +207,9 @@ def test_serve_reuses_an_unchanged_pages_content_with_its_shared_files(monkeypat
     """A rebuild gets the same HTML, notebook page and shared CSS/JS without redoing them."""
     from types import SimpleNamespace
 
-    from attention_explained.sitebuild import notebook_html
-
     from mkdocs.theme import Theme
+
+    from attention_explained.sitebuild import notebook_html
 
     plugin, rebuild = _serving_plugin(tmp_path)
     page = SimpleNamespace(
