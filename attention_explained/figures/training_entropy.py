@@ -12,11 +12,11 @@ ID = "training-entropy"
 STRINGS = {
     "alt": {
         "ko": "세 패널(dₖ = 16, 128, 1024)에 어텐션 행 엔트로피(내트)를 학습 스텝에 "
-        "대해 그렸다. ÷√dₖ와 QK 정규화는 최댓값 log 16의 80%가 넘는 곳에서 시작해 "
+        "대해 그렸다. ÷√dₖ와 QK 정규화는 최댓값 log 16의 80% 안팎이나 그 위에서 시작해 "
         "학습하면서 천천히 내려온다. 스케일링 없는 어텐션은 처음부터 낮고(dₖ가 클수록 "
         "더 낮다) 끝에는 0에 가깝다.",
         "en": "Three panels (d_k = 16, 128, 1024) of the attention rows' entropy (nats) "
-        "against step. ÷√d_k and QK-norm start above 80% of the maximum, log 16, and "
+        "against step. ÷√d_k and QK-norm start at about 80% of the maximum, log 16, or above, and "
         "come down slowly as they learn. Unscaled attention starts low, lower for larger "
         "d_k, and ends near 0.",
     },
