@@ -25,6 +25,7 @@ import posixpath
 import re
 import unicodedata
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -358,19 +359,10 @@ def typeset_html(html: str, where: str) -> tuple[str, int]:
     html = ARITHMATEX.sub(arithmatex, html)
 
     def notebook_cell(match: re.Match) -> str:
-        parts = SKIP_BLOCKS.split(match.group(2))
-        out = []
-        skip_next = False
-        for part in parts:
-            if skip_next:  # the tag name captured by SKIP_BLOCKS' inner group
-                skip_next = False
-                continue
-            if SKIP_BLOCKS.fullmatch(part or ""):
-                out.append(part)
-                skip_next = True
-                continue
-            out.append(NOTEBOOK_MATH.sub(notebook_formula, part))
-        return match.group(1) + "".join(out) + match.group(3)
+        inner = outside_skipped_blocks(
+            match.group(2), lambda p: NOTEBOOK_MATH.sub(notebook_formula, p)
+        )
+        return match.group(1) + inner + match.group(3)
 
     def notebook_formula(match: re.Match) -> str:
         nonlocal count
@@ -401,10 +393,15 @@ def keep_neighbours_on_the_line(html: str) -> str:
             return match[0]
         return f'<span class="ae-nobr">{match[0]}</span>'
 
-    parts = SKIP_BLOCKS.split(html)
+    return outside_skipped_blocks(html, lambda part: INLINE_MATH_AND_NEIGHBOURS.sub(glue, part))
+
+
+def outside_skipped_blocks(html: str, rewrite: Callable[[str], str]) -> str:
+    """``html`` with ``rewrite`` applied to every stretch outside the blocks SKIP_BLOCKS
+    matches (code, math already typeset), which are kept as they are."""
     out = []
     skip_next = False
-    for part in parts:
+    for part in SKIP_BLOCKS.split(html):
         if skip_next:  # the tag name captured by SKIP_BLOCKS' inner group
             skip_next = False
             continue
@@ -412,7 +409,7 @@ def keep_neighbours_on_the_line(html: str) -> str:
             out.append(part)
             skip_next = True
             continue
-        out.append(INLINE_MATH_AND_NEIGHBOURS.sub(glue, part))
+        out.append(rewrite(part))
     return "".join(out)
 
 
