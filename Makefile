@@ -7,7 +7,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 HOST   ?= 127.0.0.1:8000
 
-# We pin mkdocs<2 on purpose; Material 9.7 would otherwise print a banner about MkDocs 2.0.
+# We pin mkdocs<2 on purpose; Material (9.7 and 9.8) would otherwise print a banner about MkDocs 2.0.
 export NO_MKDOCS_2_WARNING := 1
 
 .DEFAULT_GOAL := help
@@ -23,13 +23,13 @@ help:
 	@echo "make figures render every figure variant into .cache/cli-figures/"
 	@echo "make bench   time the build against the study note's script (benchmarks/)"
 	@echo "make pdf     print the PDF edition of each language from site/ into site/pdf/"
-	@echo "make lock    re-resolve constraints.txt (needs Python 3.10 as LOCK_PYTHON)"
+	@echo "make lock    re-resolve constraints.txt (on Python 3.11, the floor: LOCK_PYTHON)"
 	@echo "make clean   remove site/, .cache/ and test artifacts (keeps .venv)"
 
 venv: $(STAMP)
 
 $(VENV)/bin/python:
-	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 10), "Python >= 3.10 is required, found " + sys.version.split()[0]'
+	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python >= 3.11 is required, found " + sys.version.split()[0]'
 	$(PYTHON) -m venv $(VENV)
 
 # Reinstall only when the pins or the project metadata change. The installer is uv, itself
@@ -83,14 +83,18 @@ bench: $(STAMP)
 pdf: $(STAMP)
 	$(PY) -m attention_explained.sitebuild.pdf --site site
 
-LOCK_PYTHON ?= python3.10
+LOCK_PYTHON ?= python3.11
 lock:
 	rm -rf .cache/lock-venv
 	$(LOCK_PYTHON) -m venv .cache/lock-venv
 	.cache/lock-venv/bin/pip install --quiet -U pip setuptools
 	.cache/lock-venv/bin/pip install --quiet '.[test]' uv  # uv: the Makefile's installer
-	{ head -n 2 constraints.txt; .cache/lock-venv/bin/pip freeze --all --exclude-editable \
-	  | grep -vE '^(pip|attention.explained)==' | sort -f; } > constraints.txt.new
+	# The project itself never goes in (it would be a file:// URL); tensorflow gets the same pin
+	# as tensorflow-cpu, for macOS (pyproject.toml picks one by platform).
+	.cache/lock-venv/bin/pip freeze --all --exclude-editable \
+	  | grep -vE '^(pip|attention.explained)( *==| @ )' > .cache/lock-freeze.txt
+	{ head -n 2 constraints.txt; { cat .cache/lock-freeze.txt; \
+	  sed -n 's/^tensorflow_cpu==/tensorflow==/p' .cache/lock-freeze.txt; } | sort -f; } > constraints.txt.new
 	mv constraints.txt.new constraints.txt
 
 clean:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gzip
 import subprocess
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from site_build import REPO, listing, strict_build
@@ -34,7 +34,7 @@ def test_the_sitemap_is_dated_by_the_commit(two_cold_builds):
     epoch = subprocess.run(
         ["git", "log", "-1", "--format=%ct"], cwd=REPO, capture_output=True, text=True, check=True
     ).stdout.strip()
-    day = datetime.fromtimestamp(int(epoch), timezone.utc)
+    day = datetime.fromtimestamp(int(epoch), UTC)
     sitemap = (two_cold_builds[0] / "sitemap.xml").read_text(encoding="utf-8")
     assert f"<lastmod>{day:%Y-%m-%d}</lastmod>" in sitemap
     assert sitemap.count("<lastmod>") == sitemap.count(f"<lastmod>{day:%Y-%m-%d}</lastmod>")

@@ -1,0 +1,164 @@
+"""``python -m attention_explained``: render the site's figures or print its numbers."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from attention_explained.figures.registry import FIGURE_IDS, LANGS, THEMES
+
+DESCRIPTION = """\
+Compute what the attention_explained site shows.
+
+  figures   draw the figures as files: <id>.<lang>.<theme>.svg
+            (every id, both languages and both themes unless narrowed down)
+  numbers   print every number the prose quotes, as JSON
+  claims    print every claim: where it is stated, whether it holds, its margin
+            (--rerun: on an independent rerun, other seeds and float64; exits 1 if
+            any claim fails)
+
+Examples:
+  python -m attention_explained figures --list
+  python -m attention_explained figures --out /tmp/fig --lang ko --theme dark
+  python -m attention_explained figures --out /tmp/fig --only logit-variance temperature
+  python -m attention_explained numbers
+  python -m attention_explained claims --rerun
+"""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m attention_explained",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    figures = commands.add_parser(
+        "figures", help="render figure variants to a folder", description="Render figures."
+    )
+    figures.add_argument("--out", type=Path, help="output folder (created if missing)")
+    figures.add_argument(
+        "--lang",
+        choices=[*LANGS, "all"],
+        default="all",
+        help="language of the labels (default: all)",
+    )
+    figures.add_argument(
+        "--theme",
+        choices=[*THEMES, "all"],
+        default="all",
+        help="colour scheme, for Material's light/dark switch (default: all)",
+    )
+    figures.add_argument(
+        "--only",
+        nargs="+",
+        metavar="ID",
+        default=None,
+        help=f"render only these ids; valid: {', '.join(FIGURE_IDS)}",
+    )
+    figures.add_argument(
+        "--list",
+        action="store_true",
+        help="print the figure ids with one-line descriptions and exit",
+    )
+    numbers = commands.add_parser("numbers", help="print the prose's numbers as JSON")
+    numbers.add_argument("--out", type=Path, help="write the JSON here instead of stdout")
+    claims = commands.add_parser(
+        "claims",
+        help="check every claim and print its margin",
+        description="Print every claim, one per line: name, verdict, margin (the smallest "
+        "relative move of one number it reads that flips it), the pages and figures that "
+        "state it, and the numbers it read. Exits 1 if any claim fails.",
+    )
+    claims.add_argument(
+        "--rerun",
+        action="store_true",
+        help="judge the claims on an independent rerun of every experiment "
+        "(seeds disjoint from the build's, float64 instead of float32)",
+    )
+    claims.add_argument(
+        "--docs", type=Path, default=Path("docs"), help="the pages to scan (default: docs)"
+    )
+    return parser
+
+
+def _figures(args, parser) -> int:
+    from attention_explained.figures import load_all, render
+
+    if args.list:
+        for spec in load_all():
+            print(f"{spec.id:22s} {spec.description}")
+        return 0
+    if args.out is None:
+        parser.error("figures: --out DIR is required (or use --list)")
+    ids = args.only or list(FIGURE_IDS)
+    unknown = [i for i in ids if i not in FIGURE_IDS]
+    if unknown:
+        parser.error(
+            f"figures: unknown id(s) {', '.join(unknown)}; valid ids: {', '.join(FIGURE_IDS)}"
+        )
+    langs = LANGS if args.lang == "all" else (args.lang,)
+    themes = THEMES if args.theme == "all" else (args.theme,)
+    start = time.perf_counter()
+
+    def progress(n: int, total: int, figure_id: str) -> None:
+        print(f"[{n}/{total}] {figure_id}", file=sys.stderr, flush=True)
+
+    written = render(ids, args.out, langs=langs, themes=themes, progress=progress)
+    seconds = time.perf_counter() - start
+    print(f"wrote {len(written)} files to {args.out} in {seconds:.1f} s", file=sys.stderr)
+    return 0
+
+
+def _numbers(args) -> int:
+    from attention_explained.content.registry import compute
+
+    text = json.dumps(compute(), ensure_ascii=False, indent=1)
+    if args.out:
+        args.out.write_text(text + "\n", encoding="utf-8")
+    else:
+        print(text)
+    return 0
+
+
+def _claims(args) -> int:
+    from attention_explained import runs
+    from attention_explained.content import registry
+    from attention_explained.figures.strings import all_alt_claims
+    from attention_explained.sitebuild.claim_report import rows
+
+    if not args.docs.is_dir():
+        raise ValueError(f"--docs must be a folder of pages, got {str(args.docs)!r}")
+    run = runs.RERUN if args.rerun else runs.BUILD
+    for line in runs.describe(run):
+        print(f"# {line}")
+    with runs.using(run):
+        numbers = registry.values()
+    table, problems = rows(numbers, args.docs, all_alt_claims())
+    for row in table:
+        print(row.line())
+    failed = [row.name for row in table if not row.holds]
+    for problem in problems:
+        print(f"problem: {problem}")
+    print(
+        f"# {run.name}: {len(table) - len(failed)} of {len(table)} claims hold"
+        + (f"; failing: {', '.join(failed)}" if failed else "")
+    )
+    return 1 if failed or problems else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "figures":
+            return _figures(args, parser)
+        if args.command == "claims":
+            return _claims(args)
+        return _numbers(args)
+    except Exception as exc:  # a figure or number failed: say which, exit non-zero
+        print(f"error: {exc}", file=sys.stderr)
+        return 1

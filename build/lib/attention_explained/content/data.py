@@ -1,0 +1,184 @@
+"""The experiments' data that figures and page numbers share, computed once per process.
+
+Figures draw it and the page modules quote it, so a figure and the sentence beside it read the
+same run. Each function reads :func:`attention_explained.runs.current`: the build's run,
+or the independent rerun of ``claims --rerun`` (experiment seeds shifted, float64); seeded
+illustrations (the heatmap sample) keep their seed, since the pages describe that sample.
+Public: figures, content modules, the worker and the tests import it by name.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import os
+from functools import lru_cache
+
+import numpy as np
+
+from attention_explained import runs
+from attention_explained.settings import (  # figures read these from here too
+    AFTER_SEEDS,
+    HEATMAP_DIMS,
+    HEATMAP_SEED,
+    LENGTH,
+    SCALES,
+    SWEEP_DIMS,
+    SWEEP_SEEDS,
+    TRAINING_ADAM_DKS,
+    TRAINING_EVERY,
+    TRAINING_SEEDS,
+    TRAINING_SMOOTH,
+)
+
+
+def per_run(compute):
+    """Cache ``compute(run)`` for each run; the result is called with no arguments and
+    computes for :func:`attention_explained.runs.current` (``cache_info`` counts both runs)."""
+    cached = lru_cache(maxsize=2)(compute)
+
+    @functools.wraps(compute)
+    def for_current_run():
+        return cached(runs.current())
+
+    for_current_run.cache_info, for_current_run.cache_clear = cached.cache_info, cached.cache_clear
+    return for_current_run
+
+
+@per_run
+def heatmaps(run: runs.Run) -> dict:
+    """Softmax weights of the note's experiment, with each panel's mean max weight and entropy."""
+    from attention_explained import attention_entropy, make_dot_product_tensor, max_weight
+    from attention_explained._tf import tf
+    from attention_explained.stats import scale_factor
+
+    panels = {}
+    for dim in HEATMAP_DIMS:
+        raw = make_dot_product_tensor(LENGTH, dim, seed=HEATMAP_SEED, dtype=run.dtype)
+        for scale in SCALES:
+            weights = tf.nn.softmax(raw * scale_factor(scale, dim), axis=-1)
+            panels[dim, scale] = {
+                "weights": weights.numpy(),
+                "max_weight": float(np.mean(max_weight(weights))),
+                "entropy": float(np.mean(attention_entropy(weights))),
+                "logit_min": float(np.min(raw * scale_factor(scale, dim))),
+                "logit_max": float(np.max(raw * scale_factor(scale, dim))),
+            }
+    return panels
+
+
+@per_run
+def sweep(run: runs.Run) -> dict[str, np.ndarray]:
+    from attention_explained import saturation_sweep
+
+    seeds = run.seeds(SWEEP_SEEDS)
+    return saturation_sweep(SWEEP_DIMS, length=LENGTH, seeds=seeds, scales=SCALES, dtype=run.dtype)
+
+
+def sweep_series(data: dict[str, np.ndarray], scale: str, metric: str):
+    """(dims, mean, std) of one metric for one scaling rule."""
+    rows = data["scale"] == scale
+    return data["dim"][rows], data[f"{metric}_mean"][rows], data[f"{metric}_std"][rows]
+
+
+def moving_average(curves: np.ndarray, window: int = TRAINING_SMOOTH) -> np.ndarray:
+    """Each ``[seed, step]`` curve smoothed: step s is the mean of steps max(0, s − window + 1) … s.
+
+    The training figures draw it and the training page quotes where it first drops below a loss.
+    """
+    total = np.cumsum(curves, axis=-1)
+    count = np.arange(1, curves.shape[-1] + 1)
+    width = np.minimum(count, window)
+    before = np.pad(total, ((0, 0), (1, 0)))[:, count - width]  # sum of the steps before it
+    return (total - before) / width
+
+
+def logit_variances(dims: tuple[int, ...], seeds: tuple[int, ...]) -> dict[str, np.ndarray]:
+    """Sample variance and std of the note's q·k entries at each width, pooled over ``seeds``.
+
+    ``raw``/``std`` are unscaled, ``scaled`` is after ÷√d, ``theory`` is 9d. The logit-variance
+    figure plots them; the scaled-dot-product page and the figures' claims quote them.
+    ``seeds`` are the build's; the current run shifts them and sets the precision.
+    """
+    run = runs.current()
+    return _logit_variances(tuple(dims), run.seeds(seeds), run.dtype)
+
+
+@lru_cache(maxsize=32)
+def _logit_variances(dims: tuple[int, ...], seeds: tuple[int, ...], dtype: str) -> dict:
+    from attention_explained import logit_variance, make_dot_product_tensor
+
+    raw, scaled, std = [], [], []
+    for dim in dims:
+        entries = np.concatenate(
+            [
+                make_dot_product_tensor(LENGTH, int(dim), seed=s, dtype=dtype).numpy().ravel()
+                for s in seeds
+            ]
+        )
+        raw.append(entries.var())
+        scaled.append((entries / math.sqrt(dim)).var())
+        std.append(entries.std())
+    theory = np.array([logit_variance(int(d)) for d in dims])
+    return {
+        "dim": np.asarray(dims),
+        "raw": np.array(raw),
+        "scaled": np.array(scaled),
+        "std": np.array(std),
+        "theory": theory,
+    }
+
+
+EXPERIMENT_LOG = "ATTENTION_EXPLAINED_EXPERIMENT_LOG"
+
+
+def _log_run(name: str) -> None:
+    """Append ``name`` to the file ``$ATTENTION_EXPLAINED_EXPERIMENT_LOG`` names, if set: how a
+    test counts the experiment runs a build makes (a claim edit must make none)."""
+    path = os.environ.get(EXPERIMENT_LOG)
+    if path:
+        with open(path, "a", encoding="utf-8") as log:
+            log.write(name + "\n")
+
+
+@per_run
+def training(run: runs.Run) -> dict[str, dict[str, np.ndarray]]:
+    """The training comparison, run once per process: the SGD grid and Adam at d_k = 1024."""
+    from attention_explained.training import run_grid
+
+    _log_run("training")
+    seeds, dtype = run.seeds(TRAINING_SEEDS), run.dtype
+    return {
+        "sgd": run_grid(seeds=seeds, dtype=dtype),
+        "adam": run_grid(dks=TRAINING_ADAM_DKS, optimizer="adam", seeds=seeds, dtype=dtype),
+    }
+
+
+def training_band(runs: dict[str, np.ndarray], metric: str, dk: int, scaling: str, *, log=False):
+    """(steps, median, min, max) over seeds of one metric, each seed's curve smoothed first.
+
+    Step s shows the mean of steps max(0, s − 9) … s (of log10 values when ``log``, i.e. a
+    geometric mean), so step 0 is the raw first value. Every ``TRAINING_EVERY``-th step is
+    returned, and the last one.
+    """
+    i = list(runs["d_k"]).index(dk)
+    k = list(runs["scaling"]).index(scaling)
+    curves = runs[metric][i, k]  # [seed, step]
+    if log:
+        curves = np.log10(np.maximum(curves, 1e-30))
+    count = np.arange(1, curves.shape[-1] + 1)
+    smooth = moving_average(curves)
+    if log:
+        smooth = 10.0**smooth
+    keep = np.unique(np.append(np.arange(0, curves.shape[-1], TRAINING_EVERY), count[-1] - 1))
+    smooth = smooth[:, keep]
+    return runs["step"][keep], np.median(smooth, axis=0), smooth.min(axis=0), smooth.max(axis=0)
+
+
+@per_run
+def after_training(run: runs.Run) -> dict[str, np.ndarray]:
+    """Both after-training experiments (LR sweep and spread), run once per process."""
+    from attention_explained.after_training import run as run_after
+
+    _log_run("after-training")
+    return run_after(seeds=run.seeds(AFTER_SEEDS), dtype=run.dtype)

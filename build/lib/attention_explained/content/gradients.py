@@ -1,0 +1,113 @@
+"""The gradients page: its claims read the shared sweep (``content/shared.py``)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+import numpy as np
+
+from attention_explained.content.figures import scaled_gradient_flat
+from attention_explained.content.registry import Number, claim, numbers
+from attention_explained.content.shared import close
+from attention_explained.settings import LENGTH, SCALES
+from attention_explained.settings import PROSE_DIMS as WIDTHS
+
+
+@claim(
+    "gradients.unscaled_jacobian_tenfold_smaller",
+    statement="unscaled at d = 1024 the mean ‖J‖_F is less than a seventh of its value after ÷√d",
+    counterexample={"sweep.jacobian_fro.d1024.none": 0.1},
+)
+def _jacobian_tenfold(v: Mapping[str, float]) -> bool:
+    return 7 * v["sweep.jacobian_fro.d1024.none"] < v["sweep.jacobian_fro.d1024.sqrt"]
+
+
+@claim(
+    "gradients.sharper_sqrt_larger_jacobian",
+    statement="÷√d (sharper) has a larger mean ‖J‖_F than ÷(3√d) at d = 10 and d = 1024",
+    counterexample={"sweep.jacobian_fro.d10.unit": 0.4},
+)
+def _sharper_larger(v: Mapping[str, float]) -> bool:
+    return all(
+        v[f"sweep.jacobian_fro.d{d}.sqrt"] > v[f"sweep.jacobian_fro.d{d}.unit"] for d in WIDTHS
+    )
+
+
+@claim(
+    "gradients.unscaled_collapses_scaled_flat",
+    statement="unscaled, ‖J‖_F and ‖∂L/∂z‖ fall more than fivefold from d = 10 to d = 1024; "
+    "after ÷√d or ÷(3√d) both stay within 30% over the whole plotted range (d = 1 to 4096)",
+    counterexample={"figures.sweep_spread.jacobian_fro.unit.all": 0.5},
+)
+def _collapse_flat(v: Mapping[str, float]) -> bool:
+    for metric in ("jacobian_fro", "grad_norm"):
+        if not v[f"sweep.{metric}.d1024.none"] * 5 < v[f"sweep.{metric}.d10.none"]:
+            return False
+    return scaled_gradient_flat(v)
+
+
+# -- exercises -------------------------------------------------------------------------------
+
+
+@numbers
+def _exercise_numbers(out: dict[str, str]) -> None:
+    """Exercise 1 (p(1 − p) at a gap of 96), 2 (the uniform row's J), 3 (the explorer, d = 64)."""
+    from attention_explained import explorer, softmax_jacobian
+    from attention_explained.stats import logit_variance
+
+    gap = math.sqrt(logit_variance(1024))  # 3√1024 = 96: the unscaled logits' std
+    p = 1 / (1 + math.exp(-gap))
+    out["gradients.exercise.slope_at_gap"] = Number(math.exp(-gap) * p * p, ".1e")  # p(1 − p)
+    out["gradients.exercise.exp_minus_gap"] = Number(math.exp(-gap), ".1e")
+    uniform = np.full((1, LENGTH), 1 / LENGTH)
+    eig = np.linalg.eigvalsh(softmax_jacobian(uniform).numpy()[0].astype(np.float64))
+    out["gradients.exercise.trace_uniform"] = Number(eig.sum(), ".3f")
+    out["gradients.exercise.top_eig_uniform"] = Number(eig.max(), ".3f")
+    for scale in SCALES:
+        stats = explorer.statistics(0, 64, LENGTH, scale)  # the explorer's seed 0, n = 30
+        out[f"gradients.exercise.explorer.jacobian_fro.d64.{scale}"] = Number(
+            stats["jacobian_fro"], ".3f"
+        )
+
+
+@claim(
+    "gradients.exercise.uniform_jacobian_spectrum",
+    statement="the uniform row's Jacobian, computed numerically, has trace 1 − 1/n and largest "
+    "eigenvalue 1/n, while (1/2, 1/2, 0, …) has ‖J‖_F = 1/2 > √(n − 1)/n",
+    counterexample={"gradients.exercise.top_eig_uniform": 0.5},
+)
+def _uniform_spectrum(v: Mapping[str, float]) -> bool:
+    n = v["n"]
+    return (
+        abs(v["gradients.exercise.trace_uniform"] - (1 - 1 / n)) < 1e-6
+        and abs(v["gradients.exercise.top_eig_uniform"] - 1 / n) < 1e-6
+        and v["theory.jacobian_fro_uniform"] < 0.5
+    )
+
+
+@claim(
+    "gradients.exercise.slope_at_gap_is_tiny",
+    statement="at a logit gap of 96 (the unscaled std at d = 1024) p(1 − p) is below 1e-40 and "
+    "within 1% of e^−96",
+    counterexample={"gradients.exercise.slope_at_gap": 0.01},
+)
+def _slope_tiny(v: Mapping[str, float]) -> bool:
+    slope = v["gradients.exercise.slope_at_gap"]
+    return (
+        v["std.theory.d1024"] == 96
+        and slope < 1e-40
+        and close(slope, v["gradients.exercise.exp_minus_gap"], 0.01)
+    )
+
+
+@claim(
+    "gradients.exercise.explorer_sqrt_larger_jacobian",
+    statement="in the explorer (seed 0, n = 30, d = 64) ‖J‖_F is larger with ÷√d than with ÷σ²√d, "
+    "both are above the uniform row's √(n − 1)/n, and unscaled is below it",
+    counterexample={"gradients.exercise.explorer.jacobian_fro.d64.unit": 0.9},
+)
+def _explorer_jacobian(v: Mapping[str, float]) -> bool:
+    sqrt, unit = (v[f"gradients.exercise.explorer.jacobian_fro.d64.{s}"] for s in ("sqrt", "unit"))
+    none = v["gradients.exercise.explorer.jacobian_fro.d64.none"]
+    return sqrt > unit > v["theory.jacobian_fro_uniform"] > none

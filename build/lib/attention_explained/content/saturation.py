@@ -1,0 +1,222 @@
+"""The saturation page: the seed-0 heatmaps' numbers and self-attention's diagonal."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+import numpy as np
+
+from attention_explained import runs
+from attention_explained.content import data
+from attention_explained.content.figures import scaled_flat_from_16
+from attention_explained.content.registry import Number, claim, numbers
+from attention_explained.content.shared import close, row_softmax
+from attention_explained.settings import LENGTH, SCALES, SELF_ATTENTION_DIM, SELF_ATTENTION_SEED
+from attention_explained.settings import PROSE_DIMS as WIDTHS
+
+
+def _std_theory(v: Mapping[str, float], dim: int, scale: str) -> float:
+    """Theoretical std of the note's logits: 3√d raw, 3 after ÷√d, 1 after ÷(3√d)."""
+    return {"none": v[f"std.theory.d{dim}"], "sqrt": 3.0, "unit": 1.0}[scale]
+
+
+@numbers
+def _heatmap_numbers(out: dict[str, str]) -> None:
+
+    for (dim, scale), panel in data.heatmaps().items():
+        out[f"heatmap.max_weight.d{dim}.{scale}"] = Number(panel["max_weight"], ".2f")
+        out[f"heatmap.entropy.d{dim}.{scale}"] = Number(panel["entropy"], ".2f")
+        out[f"heatmap.min.d{dim}.{scale}"] = Number(panel["logit_min"], ".1f")
+        out[f"heatmap.max.d{dim}.{scale}"] = Number(panel["logit_max"], ".1f")
+
+
+@numbers
+def _self_attention_numbers(out: dict[str, str]) -> None:
+    """Queries = keys (X·Xᵀ, no projections): the diagonal ‖x‖² dominates even after ÷√d."""
+    from attention_explained._tf import tf
+    from attention_explained.tensors import uniform_pair
+
+    dim = SELF_ATTENTION_DIM
+    x, _ = uniform_pair(LENGTH, dim, seed=SELF_ATTENTION_SEED, dtype=runs.current().dtype)
+    scaled = (tf.linalg.matmul(x, x, transpose_b=True) / math.sqrt(dim)).numpy()
+    off = scaled[~np.eye(LENGTH, dtype=bool)]
+    weights = tf.nn.softmax(scaled, axis=-1).numpy()
+    out["self.diag_scaled.d1024"] = Number(np.diag(scaled).mean(), ".1f")
+    out["self.offdiag_std_scaled.d1024"] = Number(off.std(), ".2f")
+    out["self.diag_weight.d1024"] = Number(np.diag(weights).mean(), ".3f")
+
+
+@claim(
+    "saturation.heatmap_panels",
+    statement="in the seed-0 heatmaps the unscaled d = 1024 rows average a max weight > 0.95; "
+    "÷√d stays peaked (mean max weight 0.4–0.8) at both widths; ÷(3√d) is spread wider "
+    "(entropy above 80% of log n)",
+    counterexample={"heatmap.max_weight.d1024.sqrt": 0.97},
+)
+def _heatmap_panels(v: Mapping[str, float]) -> bool:
+    return (
+        v["heatmap.max_weight.d1024.none"] > 0.95
+        and all(0.4 < v[f"heatmap.max_weight.d{d}.sqrt"] < 0.8 for d in WIDTHS)
+        and all(v[f"heatmap.entropy.d{d}.unit"] > 0.8 * v["theory.log_n"] for d in WIDTHS)
+    )
+
+
+@claim(
+    "saturation.ranges_like_the_note",
+    statement="the seed-0 logit ranges show the note's pattern: hundreds either side of 0 for "
+    "raw d = 1024, tens for raw d = 10, about ten (5 to 20) for both ÷√d cases",
+    counterexample={"heatmap.max.d1024.none": 40.0},
+)
+def _ranges_like_note(v: Mapping[str, float]) -> bool:
+    def extreme(d: int, s: str) -> float:
+        return max(abs(v[f"heatmap.min.d{d}.{s}"]), abs(v[f"heatmap.max.d{d}.{s}"]))
+
+    def both_sides(d: int, s: str, low: float, high: float) -> bool:
+        return all(low <= abs(v[f"heatmap.{m}.d{d}.{s}"]) < high for m in ("min", "max"))
+
+    return (
+        both_sides(1024, "none", 100, 1000)
+        and both_sides(10, "none", 10, 100)
+        and all(5 <= extreme(d, "sqrt") <= 20 for d in WIDTHS)
+    )
+
+
+@claim(
+    "saturation.range_three_to_four_std",
+    statement="in every seed-0 panel the largest |logit| lies 2.5 to 4.5 theoretical stds from 0",
+    counterexample={"heatmap.max.d10.none": 100.0},
+)
+def _range_in_std(v: Mapping[str, float]) -> bool:
+    for d in WIDTHS:
+        for s in SCALES:
+            extreme = max(abs(v[f"heatmap.min.d{d}.{s}"]), abs(v[f"heatmap.max.d{d}.{s}"]))
+            if not 2.5 <= extreme / _std_theory(v, d, s) <= 4.5:
+                return False
+    return True
+
+
+@claim(
+    "saturation.sqrt_same_at_both_widths",
+    statement="after ÷√d (and after ÷(3√d)) the d = 10 and d = 1024 rows of the 8-seed table "
+    "are close: entropy within 0.2 nats, max weight within 0.06",
+    counterexample={"sweep.entropy.d10.sqrt": 2.5},
+)
+def _sqrt_same(v: Mapping[str, float]) -> bool:
+    return all(
+        abs(v[f"sweep.entropy.d10.{s}"] - v[f"sweep.entropy.d1024.{s}"]) < 0.2
+        and abs(v[f"sweep.max_weight.d10.{s}"] - v[f"sweep.max_weight.d1024.{s}"]) < 0.06
+        for s in ("sqrt", "unit")
+    )
+
+
+@claim(
+    "saturation.unscaled_entropy_falls_with_width",
+    statement="unscaled, the entropy falls and the max weight rises from d = 10 to d = 1024",
+    counterexample={"sweep.entropy.d1024.none": 3.0},
+)
+def _unscaled_trend(v: Mapping[str, float]) -> bool:
+    return (
+        v["sweep.entropy.d1024.none"] < v["sweep.entropy.d10.none"]
+        and v["sweep.max_weight.d1024.none"] > v["sweep.max_weight.d10.none"]
+    )
+
+
+@claim(
+    "saturation.unscaled_d1024_one_key",
+    statement="unscaled at d = 1024 the mean row entropy is below 0.1 nats (one key per query)",
+    counterexample={"sweep.entropy.d1024.none": 1.0},
+)
+def _one_key(v: Mapping[str, float]) -> bool:
+    return v["sweep.entropy.d1024.none"] < 0.1
+
+
+@claim(
+    "saturation.sqrt_still_peaked",
+    statement="after ÷√d at d = 1024 the max weight is still above 0.4 (n = 30: uniform is "
+    "1/30) and the entropy below 60% of log n; ÷(3√d) spreads further",
+    counterexample={"sweep.max_weight.d1024.sqrt": 0.1},
+)
+def _sqrt_peaked(v: Mapping[str, float]) -> bool:
+    return (
+        v["sweep.max_weight.d1024.sqrt"] > 0.4
+        and v["sweep.entropy.d1024.sqrt"] < 0.6 * v["theory.log_n"]
+        and v["sweep.max_weight.d1024.unit"] < v["sweep.max_weight.d1024.sqrt"]
+        and v["sweep.entropy.d1024.unit"] > v["sweep.entropy.d1024.sqrt"]
+    )
+
+
+@claim(
+    "saturation.self_diagonal_dominates",
+    statement="with X·Xᵀ/√d at d = 1024 the diagonal sits 25 to 40 off-diagonal stds above "
+    "0, and each token gives itself a weight > 0.99",
+    counterexample={"self.diag_weight.d1024": 0.5},
+)
+def _self_diagonal(v: Mapping[str, float]) -> bool:
+    ratio = v["self.diag_scaled.d1024"] / v["self.offdiag_std_scaled.d1024"]
+    return 25 <= ratio <= 40 and v["self.diag_weight.d1024"] > 0.99
+
+
+@claim(
+    "saturation.scaled_curves_flat_from_16",
+    statement="in the saturation figure, ÷√d and ÷(3√d) entropy and max weight stay within 15% "
+    "over every plotted d from 16 to 4096, and ÷√d's entropy at the smallest d is more than "
+    "15% above that range (it still changes with d there)",
+    counterexample={"figures.sweep_small_d_rise.entropy.sqrt": 0.01},
+)
+def _scaled_curves_flat(v: Mapping[str, float]) -> bool:
+    return scaled_flat_from_16(v)
+
+
+# -- exercises -------------------------------------------------------------------------------
+
+EXERCISE_EXPLORER_SEED = 0  # the explorer's defaults: seed 0, n = 30, uniform[−3, 3]
+
+
+@numbers
+def _exercise_numbers(out: dict[str, str]) -> None:
+    """Exercise 3 (the explorer at d = 1024, seed 0) and exercise 4 (X·Xᵀ/√d at d = 16)."""
+    from attention_explained import explorer
+    from attention_explained.tensors import uniform_pair
+
+    for scale in SCALES:
+        stats = explorer.statistics(EXERCISE_EXPLORER_SEED, 1024, LENGTH, scale)
+        for metric in ("max_weight", "entropy"):
+            name = f"saturation.exercise.explorer.{metric}.d1024.{scale}"
+            out[name] = Number(stats[metric], ".3f")  # as the explorer prints it
+    x, _ = uniform_pair(LENGTH, 16, seed=SELF_ATTENTION_SEED)  # d = 1024: the self.* numbers
+    x = np.asarray(x, dtype=np.float64)
+    scaled = x @ x.T / math.sqrt(16)
+    out["saturation.exercise.self.diag_scaled.d16"] = Number(np.diag(scaled).mean(), ".1f")
+    weight = np.diag(row_softmax(scaled)).mean()
+    out["saturation.exercise.self.diag_weight.d16"] = Number(weight, ".3f")
+
+
+@claim(
+    "saturation.exercise.explorer_d1024",
+    statement="in the explorer (seed 0, n = 30, d = 1024) the unscaled rows are one-hot "
+    "(max weight > 0.95, entropy < 0.1), ÷√d is still peaked (max weight > 0.4) and ÷σ²√d "
+    "spreads the weights (entropy > 80% of log n)",
+    counterexample={"saturation.exercise.explorer.max_weight.d1024.none": 0.6},
+)
+def _explorer_d1024(v: Mapping[str, float]) -> bool:
+    mw = {
+        s: v[f"saturation.exercise.explorer.max_weight.d1024.{s}"] for s in ("none", "sqrt", "unit")
+    }
+    return (
+        mw["none"] > 0.95
+        and v["saturation.exercise.explorer.entropy.d1024.none"] < 0.1
+        and mw["none"] > mw["sqrt"] > 0.4 > mw["unit"]
+        and v["saturation.exercise.explorer.entropy.d1024.unit"] > 0.8 * v["theory.log_n"]
+    )
+
+
+@claim(
+    "saturation.exercise.self_weight_grows_with_d",
+    statement="with X·Xᵀ/√d each token already gives itself more than 0.9 of its weight at "
+    "d = 16 (diagonal near 3√16 = 12), and still more at d = 1024",
+    counterexample={"saturation.exercise.self.diag_weight.d16": 0.4},
+)
+def _self_weight(v: Mapping[str, float]) -> bool:
+    w16, w1024 = v["saturation.exercise.self.diag_weight.d16"], v["self.diag_weight.d1024"]
+    return 0.9 < w16 < w1024 and close(v["saturation.exercise.self.diag_scaled.d16"], 12, 0.1)

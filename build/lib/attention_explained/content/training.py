@@ -1,0 +1,555 @@
+"""The training page: the SGD and Adam grids (settings, start, end, the curves' shape)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+import numpy as np
+
+from attention_explained.content import data
+from attention_explained.content.registry import (
+    Number,
+    Spread,
+    attach_seed_ranges,
+    claim,
+    numbers,
+    one_seed,
+    reprint,
+)
+from attention_explained.settings import TRAINING_FINAL, TRAINING_QUIET, TRAINING_QUIET_BELOW
+
+TRAINING_TAIL = 100  # "still falling": mean loss of the last 100 steps against the 100 before
+TRAINING_BELOW_LOSS = 1.0  # "falls later": first step the smoothed loss is below this
+# Printed with a digit fewer than their kind: at the usual digits the independent rerun's
+# seeds lie wholly outside the build's range (tests/test_claims_rerun.py). The step-0 entropy
+# comes from one batch per seed, and over 16 seeds it spreads from about 0.05 to 0.17.
+TRAINING_FEWER_DIGITS = {
+    "training.init_entropy.d1024.none": ".1f",
+    "training.final_acc.d16.sqrt": ".0f",
+}
+
+
+def _training_grids() -> tuple[dict, list[dict]]:
+    """The SGD and Adam grids, and the same grids cut to each single seed."""
+    from attention_explained.training import METRICS
+
+    grids = data.training()
+    axes = {metric: -2 for metric in METRICS}  # [d_k, scaling, seed, step]
+    seeds = range(len(grids["sgd"]["seed"]))
+    return grids, [{k: one_seed(g, j, axes) for k, g in grids.items()} for j in seeds]
+
+
+@numbers
+def _training_numbers(out: dict[str, str]) -> None:
+    """The training comparison, printed as ranges over the seeds."""
+    grids, per_seed = _training_grids()
+    _training_numbers_of(out, grids)
+    parts: list[dict[str, str]] = [{} for _ in per_seed]
+    for part, grid in zip(parts, per_seed, strict=True):
+        _training_numbers_of(part, grid)
+    attach_seed_ranges(out, parts, keep=("acc_gap.d16_d128",))  # already a range over seeds
+    reprint(out, TRAINING_FEWER_DIGITS)
+
+
+def _training_numbers_of(out: dict[str, str], runs: dict) -> None:
+    """The training comparison: settings, the start (step 0) and the end of every run."""
+    from attention_explained.training import METRICS, POOL, STARVED_BELOW
+
+    sgd = runs["sgd"]
+    n = int(sgd["n_items"])
+    readout = float(sgd["readout"])
+    out["training.steps"] = str(len(sgd["step"]))
+    out["training.seeds"] = str(len(sgd["seed"]))
+    out["training.batch"] = str(int(sgd["batch"]))
+    out["training.n_items"] = str(n)
+    out["training.d_model"] = str(int(sgd["d_model"]))
+    out["training.dk_min"] = str(int(min(sgd["d_k"])))
+    out["training.noise"] = Number(float(sgd["noise"]), "g")
+    out["training.readout"] = Number(readout, "g")
+    out["training.pool"] = str(POOL)
+    out["training.smooth"] = str(data.TRAINING_SMOOTH)  # the figures' moving average
+    out["training.final_window"] = str(TRAINING_FINAL)
+    out["training.quiet_window"] = str(TRAINING_QUIET)
+    out["training.quiet_below"] = Number(TRAINING_QUIET_BELOW, "g")
+    out["training.starved_below"] = Number(STARVED_BELOW, "g")
+    out["training.chance"] = Number(100 / n, ".2f")  # accuracy of a random pick, in %
+    out["training.log_n"] = Number(math.log(n), ".2f")
+    # With perfect attention p = e_t the loss is −log softmax(readout·e_t)_t.
+    out["training.loss_floor"] = Number(math.log1p((n - 1) * math.exp(-readout)), ".3f")
+    start_specs = {"entropy": ".2f", "loss": ".1f", "grad_norm": ".2f", "logit_grad": ".3f"}
+    final_specs = {"loss": ".2f", "entropy": ".3f"}
+    percent = [
+        ("init", "starved"),
+        ("init", "stuck"),
+        ("final", "starved"),
+        ("final", "accuracy"),
+        ("final", "stuck"),
+    ]
+    names = {"grad_norm": "gradnorm", "accuracy": "acc"}
+    for optimizer, result in runs.items():
+        prefix = "training" if optimizer == "sgd" else f"training.{optimizer}"
+        out[f"{prefix}.lr"] = Number(float(result["learning_rate"]), "g")
+        # [d_k, scaling]: median over seeds of step 0, and of each seed's last-steps mean.
+        start = {m: np.median(result[m][..., 0], axis=-1) for m in METRICS}
+        final = {m: np.median(result[m][..., -TRAINING_FINAL:].mean(-1), axis=-1) for m in METRICS}
+        tail = result["grad_norm"][..., -TRAINING_QUIET:]
+        quiet = np.mean(tail < TRAINING_QUIET_BELOW, axis=(-2, -1))  # pooled over seeds
+        for i, dk in enumerate(result["d_k"]):
+            for k, scaling in enumerate(result["scaling"]):
+                key = f"d{dk}.{scaling}"
+                for metric, spec in start_specs.items():
+                    name = names.get(metric, metric)
+                    out[f"{prefix}.init_{name}.{key}"] = Number(start[metric][i, k], spec)
+                for metric, spec in final_specs.items():
+                    out[f"{prefix}.final_{metric}.{key}"] = Number(final[metric][i, k], spec)
+                for when, metric in percent:
+                    value = (start if when == "init" else final)[metric][i, k]
+                    name = names.get(metric, metric)
+                    out[f"{prefix}.{when}_{name}.{key}"] = Number(100 * value, ".1f")
+                out[f"{prefix}.quiet_steps.{key}"] = Number(100 * quiet[i, k], ".0f")
+    # The accuracy gap ÷√d_k − none, seed by seed (same seed, same examples), in points: its
+    # median prints as a range over the seeds; min and max are what the claim reads.
+    sgd_scalings = list(sgd["scaling"])
+    seed_acc = 100 * sgd["accuracy"][..., -TRAINING_FINAL:].mean(-1)  # [d_k, scaling, seed]
+    gaps = seed_acc[:, sgd_scalings.index("sqrt")] - seed_acc[:, sgd_scalings.index("none")]
+    for i, dk in enumerate(sgd["d_k"]):
+        out[f"training.acc_gap.d{dk}"] = Number(float(np.median(gaps[i])), ".0f")
+        out[f"training.acc_gap_min.d{dk}"] = Number(float(gaps[i].min()), ".1f")
+        out[f"training.acc_gap_max.d{dk}"] = Number(float(gaps[i].max()), ".1f")
+    # d_k = 16 and 128 together: their per-seed gaps overlap, so the prose does not split them.
+    small = gaps[[list(sgd["d_k"]).index(dk) for dk in (16, 128)]]
+    out["training.acc_gap.d16_d128"] = Spread(
+        float(np.median(small)), float(small.min()), float(small.max()), ".0f"
+    )
+
+
+@numbers
+def _training_shape_numbers(out: dict[str, str]) -> None:
+    """The shape of the SGD curves, printed as ranges over the seeds."""
+    grids, per_seed = _training_grids()
+    _training_shape_numbers_of(out, grids["sgd"])
+    parts: list[dict[str, str]] = [{} for _ in per_seed]
+    for part, grid in zip(parts, per_seed, strict=True):
+        _training_shape_numbers_of(part, grid["sgd"])
+    attach_seed_ranges(out, parts)
+    # The simple account seed by seed: its estimate over the measured ratio, on each seed.
+    fit = [
+        p["training.init_gradnorm_estimate.d1024"].value
+        / p["training.init_gradnorm_ratio.d1024"].value
+        for p in parts
+    ]
+    out["training.init_gradnorm_fit.d1024"] = Spread(
+        float(np.median(fit)), min(fit), max(fit), ".2f"
+    )
+    out["training.init_gradnorm_fit_min.d1024"] = Number(min(fit), ".2f")
+    out["training.init_gradnorm_fit_max.d1024"] = Number(max(fit), ".2f")
+
+
+def _training_shape_numbers_of(out: dict[str, str], sgd: dict) -> None:
+    """The shape of the SGD curves, for the training page's claims about them.
+
+    ``tail_drop``: median over seeds of (mean loss of the ``TRAINING_TAIL`` steps before the
+    last ``TRAINING_TAIL``) − (mean loss of the last ``TRAINING_TAIL``); > 0 means still falling.
+    ``first_below``: first step at which the median over seeds of each seed's loss, smoothed
+    with the figures' moving average, is below ``TRAINING_BELOW_LOSS`` (the step count if never).
+    ``gradnorm_shrink``: median over seeds of ‖∂L/∂W‖ at step 0 over the median over seeds of
+    its median over the last ``TRAINING_FINAL`` steps.
+    ``init_gradnorm_ratio.d1024``: ‖∂L/∂W‖ at step 0, unscaled over ÷√d_k;
+    ``init_gradnorm_estimate.d1024``: its simple account, √d_k × the ratio of the mean
+    per-example logit gradients.
+    """
+    steps = len(sgd["step"])
+    for i, dk in enumerate(sgd["d_k"]):
+        for k, scaling in enumerate(sgd["scaling"]):
+            key = f"d{dk}.{scaling}"
+            loss = sgd["loss"][i, k]  # [seed, step]
+            before = loss[:, -2 * TRAINING_TAIL : -TRAINING_TAIL].mean(-1)
+            drop = np.median(before - loss[:, -TRAINING_TAIL:].mean(-1))
+            out[f"training.tail_drop.{key}"] = Number(drop, ".2f")
+            smooth = data.moving_average(loss)
+            below = np.flatnonzero(np.median(smooth, axis=0) < TRAINING_BELOW_LOSS)
+            out[f"training.first_below.{key}"] = Number(below[0] if below.size else steps, ".0f")
+            grad = sgd["grad_norm"][i, k]
+            shrink = np.median(grad[:, 0]) / np.median(np.median(grad[:, -TRAINING_FINAL:], -1))
+            out[f"training.gradnorm_shrink.{key}"] = Number(shrink, ".0f")
+    out["training.tail_window"] = str(TRAINING_TAIL)
+    out["training.below_loss"] = Number(TRAINING_BELOW_LOSS, "g")
+    i = list(sgd["d_k"]).index(1024)
+    none, sqrt = (list(sgd["scaling"]).index(name) for name in ("none", "sqrt"))
+    start = np.median(sgd["grad_norm"][i, :, :, 0], axis=-1)
+    out["training.init_gradnorm_ratio.d1024"] = Number(start[none] / start[sqrt], ".0f")
+    # The simple account of that ratio: s = 1 instead of 1/√d_k carries √d_k into ∂z/∂W, and
+    # the mean per-example logit gradient is smaller unscaled.
+    logit = np.median(sgd["logit_grad"][i, :, :, 0], axis=-1)
+    estimate = math.sqrt(1024) * logit[none] / logit[sqrt]
+    out["training.init_gradnorm_estimate.d1024"] = Number(estimate, ".0f")
+
+
+@claim(
+    "training.dk_never_below_d_model",
+    statement="every d_k of the SGD grid is at least d_model, so (W^Q)ᵀW^K, d_model × d_model, "
+    "has rank at most d_model at every d_k",
+    counterexample={"training.dk_min": 8.0},
+)
+def _dk_at_least_d_model(v: Mapping[str, float]) -> bool:
+    return v["training.dk_min"] >= v["training.d_model"]
+
+
+@claim(
+    "training.qknorm_start_like_sqrt",
+    statement="with g starting at √d_k, QK-norm's step-0 entropy is within 10% of ÷√d_k's at "
+    "every d_k (the initial spread roughly matches)",
+    counterexample={"training.init_entropy.d128.qknorm": 1.0},
+)
+def _qknorm_start(v: Mapping[str, float]) -> bool:
+    def start(dk: int, scaling: str) -> float:
+        return _training(v, "init_entropy", dk, scaling)
+
+    return all(abs(start(dk, "qknorm") / start(dk, "sqrt") - 1) < 0.1 for dk in (16, 128, 1024))
+
+
+@claim(
+    "training.qknorm_lowest_final_loss",
+    statement="QK-norm has the lowest final SGD loss at every d_k",
+    counterexample={"training.final_loss.d16.qknorm": 9.0},
+)
+def _qknorm_lowest(v: Mapping[str, float]) -> bool:
+    return all(
+        v[f"training.final_loss.d{dk}.qknorm"]
+        < min(v[f"training.final_loss.d{dk}.{other}"] for other in ("none", "sqrt"))
+        for dk in (16, 128, 1024)
+    )
+
+
+def _training(v: Mapping[str, float], metric: str, dk: int, scaling: str, opt: str = "") -> float:
+    return v[f"training.{opt + '.' if opt else ''}{metric}.d{dk}.{scaling}"]
+
+
+@claim(
+    "training.unscaled_init_entropy_falls_with_dk",
+    statement="without scaling, the step-0 attention entropy is lower at larger d_k, and at "
+    "d_k = 1024 it is under a tenth of log n (a row's max weight is at least e^−entropy, so on "
+    "average over 0.75: most of a row's weight on a single item)",
+    counterexample={"training.init_entropy.d1024.none": 0.9},
+)
+def _unscaled_init_entropy(v: Mapping[str, float]) -> bool:
+    e = [_training(v, "init_entropy", dk, "none") for dk in (16, 128, 1024)]
+    return e[0] > e[1] > e[2] and e[2] < 0.1 * v["training.log_n"]
+
+
+@claim(
+    "training.entropy_figure",
+    statement="at every d_k, unscaled attention starts with a lower entropy than ÷√d_k and "
+    "QK-norm and ends below 0.05 nats; ÷√d_k and QK-norm start above 80% of log n",
+    counterexample={"training.final_entropy.d128.none": 0.5},
+)
+def _entropy_figure(v: Mapping[str, float]) -> bool:
+    log_n = v["training.log_n"]
+    return all(
+        _training(v, "init_entropy", dk, "none")
+        < min(_training(v, "init_entropy", dk, s) for s in ("sqrt", "qknorm"))
+        and _training(v, "final_entropy", dk, "none") < 0.05
+        and min(_training(v, "init_entropy", dk, s) for s in ("sqrt", "qknorm")) > 0.8 * log_n
+        for dk in (16, 128, 1024)
+    )
+
+
+@claim(
+    "training.unscaled_starves_examples_at_start",
+    statement="at step 0 and d_k = 1024, far more examples send no gradient without scaling "
+    "than with ÷√d_k (at least a quarter of them, against under 1%)",
+    counterexample={"training.init_starved.d1024.none": 0.5},
+)
+def _starved_at_start(v: Mapping[str, float]) -> bool:
+    return (
+        _training(v, "init_starved", 1024, "none")
+        > 25
+        > 1
+        > _training(v, "init_starved", 1024, "sqrt")
+    )
+
+
+@claim(
+    "training.unscaled_logit_gradient_under_half",
+    statement="at step 0 and d_k = 1024 the mean per-example logit gradient without scaling is "
+    "less than half of ÷√d_k's",
+    counterexample={"training.init_logit_grad.d1024.none": 0.3},
+)
+def _logit_gradient_under_half(v: Mapping[str, float]) -> bool:
+    return _training(v, "init_logit_grad", 1024, "none") < 0.5 * _training(
+        v, "init_logit_grad", 1024, "sqrt"
+    )
+
+
+@claim(
+    "training.unscaled_larger_w_gradient",
+    statement="at step 0 and d_k = 1024 the gradient reaching W^Q, W^K is more than ten times "
+    "larger without scaling than with ÷√d_k",
+    counterexample={"training.init_gradnorm_ratio.d1024": 8.0},
+)
+def _larger_w_gradient(v: Mapping[str, float]) -> bool:
+    return v["training.init_gradnorm_ratio.d1024"] > 10 and _training(
+        v, "init_gradnorm", 1024, "none"
+    ) > _training(v, "init_gradnorm", 1024, "sqrt")
+
+
+@claim(
+    "training.gradient_ratio_from_scale_and_logit_gradient",
+    statement="at step 0 and d_k = 1024 the unscaled/÷√d_k ratio of ‖∂L/∂W‖ is above 1 and, "
+    "on every seed, within a factor 2 of √d_k × the ratio of the mean per-example logit "
+    "gradients; more than half of the unscaled examples are starved",
+    counterexample={"training.init_gradnorm_fit_min.d1024": 0.3},
+)
+def _gradient_ratio_account(v: Mapping[str, float]) -> bool:
+    return (
+        v["training.init_gradnorm_ratio.d1024"] > 1
+        and v["training.init_gradnorm_fit_min.d1024"] > 1 / 2
+        and v["training.init_gradnorm_fit_max.d1024"] < 2
+        and _training(v, "init_starved", 1024, "none") > 50
+    )
+
+
+@claim(
+    "training.sqrt_starved_examples_are_right",
+    statement="with ÷√d_k at d_k = 1024 over a tenth of the examples send no gradient at the "
+    "end, yet under 1% are frozen errors: nearly all of its silent examples are right",
+    counterexample={"training.final_stuck.d1024.sqrt": 5.0},
+)
+def _sqrt_starved_right(v: Mapping[str, float]) -> bool:
+    return (
+        _training(v, "final_starved", 1024, "sqrt") > 10
+        and _training(v, "final_stuck", 1024, "sqrt") < 1
+    )
+
+
+@claim(
+    "training.frozen_share_stays_above_sqrt",
+    statement="at the end of training at d_k = 1024, at least 5% of the unscaled examples are "
+    "frozen errors, and more than five times ÷√d_k's share",
+    counterexample={"training.final_stuck.d1024.none": 0.5},
+)
+def _frozen_share_stays(v: Mapping[str, float]) -> bool:
+    none = _training(v, "final_stuck", 1024, "none")
+    return none >= 5 and none > 5 * _training(v, "final_stuck", 1024, "sqrt")
+
+
+@claim(
+    "training.gradient_figure",
+    statement="the unscaled W-gradient starts largest at every d_k, and at d_k = 1024 it ends "
+    "more than 100 times below its start, while ÷√d_k's shrinks less than 10 times",
+    counterexample={"training.gradnorm_shrink.d1024.none": 20.0},
+)
+def _gradient_figure(v: Mapping[str, float]) -> bool:
+    largest = all(
+        _training(v, "init_gradnorm", dk, "none")
+        > max(_training(v, "init_gradnorm", dk, s) for s in ("sqrt", "qknorm"))
+        for dk in (16, 128, 1024)
+    )
+    return (
+        largest
+        and _training(v, "gradnorm_shrink", 1024, "none") > 100
+        and _training(v, "gradnorm_shrink", 1024, "sqrt") < 10
+    )
+
+
+@claim(
+    "training.starvation_grows_in_training",
+    statement="unscaled at d_k = 1024, more examples send no gradient at the end than at the "
+    "start, and more of the last steps are quiet than with ÷√d_k or QK-norm",
+    counterexample={"training.quiet_steps.d1024.none": 0.0},
+)
+def _starvation_grows(v: Mapping[str, float]) -> bool:
+    return _training(v, "final_starved", 1024, "none") > _training(
+        v, "init_starved", 1024, "none"
+    ) and _training(v, "quiet_steps", 1024, "none") > max(
+        _training(v, "quiet_steps", 1024, s) for s in ("sqrt", "qknorm")
+    )
+
+
+@claim(
+    "training.small_dk_unscaled_learns",
+    statement="at d_k = 16 unscaled attention still learns: accuracy above 90% and within 5 "
+    "points of ÷√d_k; few examples are saturated enough to lose their gradient, under 5% "
+    "starved at step 0 (against over a quarter at d_k = 1024)",
+    counterexample={"training.final_acc.d16.none": 60.0},
+)
+def _small_dk_learns(v: Mapping[str, float]) -> bool:
+    acc = _training(v, "final_acc", 16, "none")
+    return (
+        acc > 90
+        and _training(v, "final_acc", 16, "sqrt") - acc < 5
+        and _training(v, "init_starved", 16, "none") < 5
+        and _training(v, "init_starved", 1024, "none") > 25
+    )
+
+
+@claim(
+    "training.large_dk_unscaled_behind",
+    statement="at d_k = 1024 unscaled attention is clearly behind ÷√d_k: it starts from a higher "
+    "loss, with over a quarter of its examples saturated on a wrong item at step 0 (under 1% "
+    "with ÷√d_k), its smoothed loss takes more than three times as many steps to go below "
+    "the threshold, and its final loss is more than twice as high and its accuracy lower",
+    counterexample={"training.init_loss.d1024.none": 1.0},
+)
+def _large_dk_behind(v: Mapping[str, float]) -> bool:
+    return (
+        _training(v, "init_loss", 1024, "none") > _training(v, "init_loss", 1024, "sqrt")
+        and _training(v, "init_stuck", 1024, "none") > 25
+        and _training(v, "init_stuck", 1024, "sqrt") < 1
+        and _training(v, "final_loss", 1024, "none") > 2 * _training(v, "final_loss", 1024, "sqrt")
+        and _training(v, "final_acc", 1024, "none") < _training(v, "final_acc", 1024, "sqrt")
+        and _training(v, "first_below", 1024, "none")
+        > 3 * _training(v, "first_below", 1024, "sqrt")
+    )
+
+
+@claim(
+    "training.unscaled_still_falling",
+    statement="unscaled at d_k = 1024 the loss has not levelled off: the mean over the last "
+    "100 steps is below the mean over the 100 before, by more than twice ÷√d_k's drop",
+    counterexample={"training.tail_drop.d1024.none": -0.01},
+)
+def _still_falling(v: Mapping[str, float]) -> bool:
+    drop = _training(v, "tail_drop", 1024, "none")
+    return drop > 0 and drop > 2 * _training(v, "tail_drop", 1024, "sqrt")
+
+
+@claim(
+    "training.loss_figure",
+    statement="without scaling the loss goes below the threshold later as d_k grows "
+    "(16 → 128 → 1024), and at d_k = 1024 it ends clearly higher: over 1.3 times the final "
+    "loss at 16 and at 128",
+    counterexample={"training.final_loss.d1024.none": 0.4},
+)
+def _loss_figure(v: Mapping[str, float]) -> bool:
+    first = [_training(v, "first_below", dk, "none") for dk in (16, 128, 1024)]
+    final = [_training(v, "final_loss", dk, "none") for dk in (16, 128, 1024)]
+    return first[0] < first[1] < first[2] and final[2] > 1.3 * max(final[0], final[1])
+
+
+@claim(
+    "training.frozen_errors_are_most_errors",
+    statement="unscaled at d_k = 1024, most of the wrong examples are frozen (saturated on the "
+    "wrong item): frozen errors are over half of all errors",
+    counterexample={"training.final_stuck.d1024.none": 1.0},
+)
+def _frozen_most(v: Mapping[str, float]) -> bool:
+    errors = 100 - _training(v, "final_acc", 1024, "none")
+    return _training(v, "final_stuck", 1024, "none") > 0.5 * errors
+
+
+@claim(
+    "training.gap_grows_with_dk",
+    statement="on every seed the accuracy gap between ÷√d_k and no scaling is a few points "
+    "(1 to 5) at d_k = 16 and 128, and larger at d_k = 1024 (4 to 10 points, above every "
+    "seed's gap at 16 and 128)",
+    counterexample={"training.acc_gap_min.d1024": 3.0},
+)
+def _gap_grows(v: Mapping[str, float]) -> bool:
+    small = all(
+        v[f"training.acc_gap_min.d{dk}"] >= 1 and v[f"training.acc_gap_max.d{dk}"] < 5
+        for dk in (16, 128)
+    )
+    above = v["training.acc_gap_min.d1024"] > max(
+        v[f"training.acc_gap_max.d{dk}"] for dk in (16, 128)
+    )
+    return (
+        small
+        and above
+        and v["training.acc_gap_min.d1024"] >= 4
+        and v["training.acc_gap_max.d1024"] <= 10
+    )
+
+
+@claim(
+    "training.adam_does_not_undo_saturation",
+    statement="with Adam at d_k = 1024 the unscaled model stays within 3 points of its SGD "
+    "accuracy, below ÷√d_k with Adam, and keeps at least half its SGD frozen errors",
+    counterexample={"training.adam.final_stuck.d1024.none": 0.0},
+)
+def _adam_no_rescue(v: Mapping[str, float]) -> bool:
+    adam = _training(v, "final_acc", 1024, "none", "adam")
+    return (
+        abs(adam - _training(v, "final_acc", 1024, "none")) < 3
+        and adam < _training(v, "final_acc", 1024, "sqrt", "adam")
+        and _training(v, "final_stuck", 1024, "none", "adam")
+        >= 0.5 * _training(v, "final_stuck", 1024, "none")
+    )
+
+
+@claim(
+    "training.adam_scaled_learn_well",
+    statement="with Adam at d_k = 1024, ÷√d_k and QK-norm both reach at least 95% accuracy "
+    "with under 1% frozen errors",
+    counterexample={"training.adam.final_acc.d1024.sqrt": 80.0},
+)
+def _adam_scaled_fine(v: Mapping[str, float]) -> bool:
+    return all(
+        _training(v, "final_acc", 1024, s, "adam") >= 95
+        and _training(v, "final_stuck", 1024, s, "adam") < 1
+        for s in ("sqrt", "qknorm")
+    )
+
+
+# -- exercises -------------------------------------------------------------------------------
+
+EXERCISE_DKS = (16, 128, 1024)  # the d_k of the SGD runs
+
+
+@numbers
+def _exercise_numbers(out: dict[str, str]) -> None:
+    """Exercise 3: the learning rate and initial scale that map unscaled onto ÷√d_k."""
+    lr = float(data.training()["sgd"]["learning_rate"])
+    out["training.exercise.matched_lr.d1024"] = Number(lr / math.sqrt(1024), "g")
+    out["training.exercise.init_factor.d1024"] = Number(1024**0.25, ".2f")
+
+
+@claim(
+    "training.exercise.floor_below_every_loss",
+    statement="the loss floor log(1 + (n − 1)e^−β) is below every final loss, SGD and Adam",
+    counterexample={"training.loss_floor": 5.0},
+)
+def _floor(v: Mapping[str, float]) -> bool:
+    finals = [
+        v[f"{prefix}.final_loss.d{dk}.{s}"]
+        for prefix, dks in (("training", EXERCISE_DKS), ("training.adam", (1024,)))
+        for dk in dks
+        for s in ("none", "sqrt", "qknorm")
+    ]
+    return all(v["training.loss_floor"] < loss for loss in finals)
+
+
+@claim(
+    "training.exercise.starved_share_rises_with_dk",
+    statement="without scaling, the share of examples sending no gradient at step 0 rises "
+    "from d_k = 16 to 128 to 1024",
+    counterexample={"training.init_starved.d128.none": 90.0},
+)
+def _starved_rises(v: Mapping[str, float]) -> bool:
+    share = [v[f"training.init_starved.d{dk}.none"] for dk in EXERCISE_DKS]
+    return share[0] < share[1] < share[2]
+
+
+@claim(
+    "training.exercise.starved_few_at_16_most_at_1024",
+    statement="without scaling at step 0, under 5% of the examples send no gradient at "
+    "d_k = 16 (logit spread about 4) and over half at d_k = 1024 (about 32)",
+    counterexample={"training.init_starved.d16.none": 20.0},
+)
+def _starved_few_most(v: Mapping[str, float]) -> bool:
+    return v["training.init_starved.d16.none"] < 5 and v["training.init_starved.d1024.none"] > 50
+
+
+@claim(
+    "training.exercise.lower_lr_keeps_saturated_start",
+    statement="the unscaled d_k = 1024 model starts below 10% of log n in entropy, which a "
+    "learning rate cannot change, while ÷√d_k starts above 70%",
+    counterexample={"training.init_entropy.d1024.none": 2.0},
+)
+def _saturated_start(v: Mapping[str, float]) -> bool:
+    log_n = v["training.log_n"]
+    return (
+        v["training.init_entropy.d1024.none"] < 0.1 * log_n
+        and v["training.init_entropy.d1024.sqrt"] > 0.7 * log_n
+    )

@@ -1,0 +1,213 @@
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+
+from attention_explained.figures.registry import figure
+from attention_explained.figures.strings import text
+from attention_explained.figures.style import legend_font, mixed_font, themed
+
+ID = "attention-graph"
+STRINGS = {
+    "alt": {
+        "ko": "쿼리 하나의 어텐션 계산 그래프. 쿼리 q와 키 k_j에서 로짓 z_j = q·k_j/√dₖ를 "
+        "만들고, 소프트맥스(야코비안 J가 있는 곳)를 지나 가중치 p_j가 되며, 출력 "
+        "o = Σ p_j v_j에서 밸류 v_j와 만난다. 점선 화살표는 손실 L에서 거슬러 오는 "
+        "기울기다. 쿼리와 키로 가는 기울기는 J를 지나고, 밸류로 가는 기울기 "
+        "p_j ∂L/∂o는 J를 지나지 않는다.",
+        "en": "Computation graph of attention for one query. The query q and the keys k_j "
+        "give the logits z_j = q·k_j/√d_k, the softmax (where the Jacobian J sits) turns "
+        "them into the weights p_j, and the output o = Σ p_j v_j brings in the values "
+        "v_j. Dashed arrows are the gradient flowing back from the loss L. The gradient "
+        "to the query and the keys passes through J; the gradient to the values, "
+        "p_j ∂L/∂o, does not.",
+    },
+    "query": {"ko": "쿼리", "en": "query"},
+    "keys": {"ko": "키", "en": "keys"},
+    "logits": {"ko": "로짓", "en": "logits"},
+    "softmax": {"ko": "소프트맥스", "en": "softmax"},
+    "jacobian": {"ko": "야코비안 $J$", "en": "Jacobian $J$"},
+    "weights": {"ko": "가중치", "en": "weights"},
+    "output": {"ko": "출력", "en": "output"},
+    "values": {"ko": "밸류", "en": "values"},
+    "loss": {"ko": "손실", "en": "loss"},
+    "forward": {"ko": "순전파", "en": "forward pass"},
+    "through": {"ko": "$J$를 지나는 기울기", "en": "gradient through $J$"},
+    "skips": {"ko": "$J$를 지나지 않는 기울기", "en": "gradient that skips $J$"},
+    "note": {
+        "ko": "소프트맥스가 포화되면 $J \\approx 0$이라 쿼리·키로 가는 기울기는 사라지지만,\n"
+        "밸류로 가는 기울기는 $J$와 상관없다.",
+        "en": "A saturated softmax has $J \\approx 0$: the gradient to the query and keys\n"
+        "vanishes, but the one to the values does not depend on $J$.",
+    },
+    "title": {
+        "ko": "쿼리·키로 가는 기울기만 야코비안 $J$를 지난다",
+        "en": "Only the gradient to the query and keys passes through $J$",
+    },
+}
+
+# Node centres in data units (the axes span 0–9.8 × −0.9–5.7). Forward runs left to right
+# along y = 3; the loss sits above the output, the value vectors below it, and the captions of
+# that column go to its right.
+NODES = {
+    "q": (0.55, 4.1, r"$\mathbf{q}$", "query"),
+    "k": (0.55, 1.9, r"$\mathbf{k}_j$", "keys"),
+    "z": (2.45, 3.0, r"$z_j$", "logits"),
+    "softmax": (4.35, 3.0, "softmax", "jacobian"),
+    "p": (6.15, 3.0, r"$p_j$", "weights"),
+    "o": (7.75, 3.0, r"$\mathbf{o}$", "output"),
+    "v": (7.75, 0.75, r"$\mathbf{v}_j$", "values"),
+    "L": (7.75, 5.1, r"$L$", "loss"),
+}
+BESIDE = ("o", "v", "L")  # captioned on the right
+FORMULAS = {  # under the caption, pure mathtext
+    "z": r"$\mathbf{q}\cdot\mathbf{k}_j/\sqrt{d_k}$",
+    "o": r"$\sum_j p_j\mathbf{v}_j$",
+}
+
+
+def graph() -> dict:
+    """The graph is fixed: no data, only the layout."""
+    return {"nodes": NODES}
+
+
+def _node(ax, key, pal, lang, *, face):
+    x, y, label, caption = NODES[key]
+    box = ax.text(
+        x,
+        y,
+        text(ID, "softmax", lang) if key == "softmax" else label,
+        ha="center",
+        va="center",
+        fontsize=13 if key == "softmax" else 16,
+        color=pal.text,
+        zorder=5,
+        bbox={"boxstyle": "round,pad=0.45", "fc": face, "ec": pal.muted, "lw": 1.2},
+    )
+    under = text(ID, caption, lang)
+    if key in FORMULAS:
+        under += "\n" + FORMULAS[key]
+    beside = key in BESIDE
+    ax.text(
+        x + 0.42 if beside else x,
+        y if beside else y - 0.55,
+        under,
+        ha="left" if beside else "center",
+        va="center" if beside else "top",
+        fontsize=12,
+        color=pal.accent if key == "softmax" else pal.muted,
+        fontweight="bold" if key == "softmax" else "normal",
+        linespacing=1.5,
+        **mixed_font(under),
+    )
+    return box
+
+
+def _arrow(ax, start, end, colour, *, dashed=False, rad=0.0, width=1.4):
+    return ax.annotate(
+        "",
+        xy=(0.5, 0.5),
+        xycoords=end,
+        xytext=(0.5, 0.5),
+        textcoords=start,
+        arrowprops={
+            "arrowstyle": "-|>",
+            "color": colour,
+            "lw": width,
+            "ls": (0, (4, 2.5)) if dashed else "-",
+            "mutation_scale": 14,
+            "shrinkA": 2,
+            "shrinkB": 2,
+            "patchA": start.get_bbox_patch(),
+            "patchB": end.get_bbox_patch(),
+            "connectionstyle": f"arc3,rad={rad}",
+        },
+        zorder=3,
+    )
+
+
+@figure(
+    ID,
+    description="Computation graph q, k → z → softmax (J) → p → o ← v, with the two gradient paths",
+    data=graph,
+)
+def draw(data, lang: str, theme: str):
+    with themed(theme) as pal:
+        fig, ax = plt.subplots(figsize=(6.3, 4.7), layout="constrained")
+        ax.set_xlim(0, 9.8)
+        ax.set_ylim(-0.55, 5.7)
+        ax.axis("off")
+        face = {key: pal.box for key in NODES}
+        face["softmax"] = pal.accent + "33"
+        nodes = {key: _node(ax, key, pal, lang, face=face[key]) for key in NODES}
+        through, skips = pal.series["none"], pal.series["unit"]
+        forward = [
+            ("q", "z"),
+            ("k", "z"),
+            ("z", "softmax"),
+            ("softmax", "p"),
+            ("p", "o"),
+            ("v", "o"),
+            ("o", "L"),
+        ]
+        for a, b in forward:
+            _arrow(ax, nodes[a], nodes[b], pal.muted)
+        # Backward from the loss: ∂L/∂o, then bowed above the forward chain through J …
+        _arrow(ax, nodes["L"], nodes["o"], pal.text, dashed=True, rad=0.45, width=2.0)
+        ax.text(
+            7.02,
+            4.05,
+            r"$\partial L/\partial\mathbf{o}$",
+            ha="right",
+            va="center",
+            fontsize=12,
+            color=pal.text,
+        )
+        backward = [
+            ("o", "p", 0.45),
+            ("p", "softmax", 0.45),
+            ("softmax", "z", 0.45),
+            ("z", "q", 0.3),
+            ("z", "k", -0.3),
+        ]
+        for a, b, rad in backward:
+            _arrow(ax, nodes[a], nodes[b], through, dashed=True, rad=rad, width=2.0)
+        # … and from the output down to the values, bowed left of the forward arrow.
+        _arrow(ax, nodes["o"], nodes["v"], skips, dashed=True, rad=0.45, width=2.0)
+        ax.text(
+            7.02,
+            1.45,
+            r"$p_j\,\partial L/\partial\mathbf{o}$",
+            ha="right",
+            va="center",
+            fontsize=12,
+            color=skips,
+        )
+        handles = [
+            plt.Line2D([], [], color=pal.muted, lw=1.4),
+            plt.Line2D([], [], color=through, lw=2.0, ls=(0, (4, 2.5))),
+            plt.Line2D([], [], color=skips, lw=2.0, ls=(0, (4, 2.5))),
+        ]
+        labels = [text(ID, key, lang) for key in ("forward", "through", "skips")]
+        prop = {**(legend_font(labels) or {}), "size": 11.5}
+        ax.legend(
+            handles,
+            labels,
+            loc="upper left",
+            prop=prop,
+            handlelength=2.6,
+            bbox_to_anchor=(0.0, 1.02),
+        )
+        note = text(ID, "note", lang)
+        ax.text(
+            0.0,
+            -0.5,
+            note,
+            fontsize=11.5,
+            color=pal.text,
+            va="bottom",
+            linespacing=1.5,
+            **mixed_font(note),
+        )
+        title = text(ID, "title", lang)
+        fig.suptitle(title, fontweight="bold", **mixed_font(title))
+    return fig

@@ -1,0 +1,87 @@
+"""Render figure variants to files: each figure's data once, then its lang × theme variants."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from attention_explained.figures.registry import LANGS, THEMES, check_ids, get
+
+
+class FigureError(RuntimeError):
+    """A figure failed; the message names the figure id, language and theme."""
+
+
+def variant_name(figure_id: str, lang: str, theme: str, fmt: str = "svg") -> str:
+    return f"{figure_id}.{lang}.{theme}.{fmt}"
+
+
+def write_atomic(path: Path, payload: bytes) -> None:
+    """Write via a temp file in the same folder and rename, so readers never see half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(payload)
+        os.chmod(tmp, 0o644)  # mkstemp makes 0600; figures are public files
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def draw(figure_id: str, lang: str = "en", theme: str = "light"):
+    """Return the matplotlib Figure ``figure_id`` as the site shows it, for notebooks and REPLs."""
+    from attention_explained import _validate
+
+    _validate.choice("lang", lang, LANGS)
+    _validate.choice("theme", theme, THEMES)
+    spec = get(figure_id)
+    return spec.draw(spec.data(), lang, theme)
+
+
+def render(
+    ids: Iterable[str],
+    out_dir: Path,
+    *,
+    langs: Iterable[str] = LANGS,
+    themes: Iterable[str] = THEMES,
+    progress: Callable[[int, int, str], None] | None = None,
+    data: dict | None = None,
+) -> list[Path]:
+    """Write ``<id>.<lang>.<theme>.<fmt>`` for every requested variant; return the paths.
+
+    ``data`` may hold figures' data computed elsewhere (by id); the rest is computed here.
+    """
+    from attention_explained.figures.style import recolour_svg, to_bytes
+
+    ids, langs, themes = check_ids(ids), list(langs), list(themes)
+    written = []
+    for n, figure_id in enumerate(ids, start=1):
+        if progress:
+            progress(n, len(ids), figure_id)
+        spec = get(figure_id)
+        try:
+            figure_data = data[figure_id] if data and figure_id in data else spec.data()
+        except Exception as exc:
+            raise FigureError(f"figure {figure_id!r}: computing its data failed: {exc!r}") from exc
+        for lang in langs:
+            drawn: dict[str, bytes] = {}
+            for theme in themes:
+                try:
+                    if spec.fmt == "svg" and drawn:  # same drawing, other palette
+                        source, svg = next(iter(drawn.items()))
+                        payload = recolour_svg(svg, source, theme)
+                    else:
+                        payload = to_bytes(spec.draw(figure_data, lang, theme), spec.fmt)
+                        drawn[theme] = payload
+                except Exception as exc:
+                    raise FigureError(
+                        f"figure {figure_id!r} (lang={lang}, theme={theme}) failed: {exc!r}"
+                    ) from exc
+                path = Path(out_dir) / variant_name(figure_id, lang, theme, spec.fmt)
+                write_atomic(path, payload)
+                written.append(path)
+    return written

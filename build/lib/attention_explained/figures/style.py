@@ -1,0 +1,290 @@
+"""Matplotlib set-up shared by every figure: backend, Hangul font, theme colours, stable output."""
+
+from __future__ import annotations
+
+import functools
+import io
+import logging
+import re
+import warnings
+from contextlib import contextmanager
+from dataclasses import dataclass
+from importlib.util import find_spec
+from pathlib import Path
+
+import matplotlib
+
+# TensorFlow's bundled Keras imports matplotlib.pyplot when it can, so choose the backend
+# here, before anything imports pyplot, instead of trusting import order.
+matplotlib.use("Agg", force=True)
+
+import matplotlib.pyplot as plt
+from matplotlib import font_manager
+from matplotlib.mathtext import MathTextParser
+
+HANGUL_FONT = "NanumGothic"
+
+
+def _register_hangul_font() -> None:
+    """Add NanumGothic (OFL) from the koreanize-matplotlib wheel without importing the package.
+
+    Importing koreanize_matplotlib would rewrite rcParams as a side effect; we only need
+    the font file. DejaVu Sans stays first so that "−" (U+2212) and Latin glyphs come from
+    it, and Hangul falls back to NanumGothic glyph by glyph.
+    """
+    spec = find_spec("koreanize_matplotlib")  # locates the wheel without executing it
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError("koreanize-matplotlib is not installed; it provides NanumGothic")
+    fonts = Path(spec.submodule_search_locations[0]) / "fonts"
+    for name in ("NanumGothic.ttf", "NanumGothicBold.ttf"):  # bold titles need the bold face
+        font_manager.fontManager.addfont(str(fonts / name))
+
+
+_register_hangul_font()
+
+matplotlib.rcParams.update(
+    {
+        "font.family": ["DejaVu Sans", HANGUL_FONT],
+        "svg.fonttype": "path",  # text as paths: readers need no Hangul font
+        "svg.hashsalt": "attention-explained",  # stable ids inside the SVG
+        "svg.image_inline": True,
+        "axes.unicode_minus": True,
+        "figure.dpi": 100,
+        "savefig.dpi": 100,
+        "savefig.transparent": True,
+        "path.simplify": True,
+        "axes.spines.top": False,
+        "axes.spines.right": False,
+        "font.size": 10.5,
+        "axes.titlesize": 11.5,
+        "legend.frameon": False,
+    }
+)
+
+
+# matplotlib's own parse cache: an lru_cache on a method, so it is keyed on the parser, and
+# every figure's renderer makes its own parser. Kept for the test that compares the two
+# (and found again when a `mkdocs serve` worker re-imports this module).
+OWN_MATHTEXT_CACHE = getattr(MathTextParser._parse_cached, "replaces", MathTextParser._parse_cached)
+
+
+@functools.lru_cache(maxsize=1024)
+def shared_mathtext_parse(output_type, s, dpi, prop, antialiased, load_glyph_flags):
+    """The one parse cache behind every renderer's parser (see ``_parse_cached`` below).
+    Public so that a test can read its ``cache_info()``: hits, and no new misses."""
+    return OWN_MATHTEXT_CACHE.__wrapped__(
+        _PARSERS[output_type], s, dpi, prop, antialiased, load_glyph_flags
+    )
+
+
+_PARSERS: dict[str, MathTextParser] = {}
+
+
+def _parse_cached(self, s, dpi, prop, antialiased, load_glyph_flags):
+    """One mathtext cache for every renderer: without it each figure (each ko/en variant)
+    parsed the same labels and log-scale tick labels ($10^{2}$) again, a fifth of the
+    drawing time. A parse depends on the parser only through its output type."""
+    _PARSERS.setdefault(self._output_type, self)
+    return shared_mathtext_parse(self._output_type, s, dpi, prop, antialiased, load_glyph_flags)
+
+
+_parse_cached.replaces = OWN_MATHTEXT_CACHE
+MathTextParser._parse_cached = _parse_cached
+
+
+@dataclass(frozen=True)
+class Palette:
+    text: str
+    muted: str
+    grid: str
+    box: str
+    series: dict[str, str]  # scaling rule → colour, identical meaning in both themes
+    accent: str
+
+
+# Okabe-Ito based series colours, adjusted for contrast on Material's white and slate pages.
+PALETTES = {
+    "light": Palette(
+        text="#1f2328",
+        muted="#59636e",
+        grid="#d0d7de",
+        box="#f3f4f6",
+        series={"none": "#c2410c", "sqrt": "#1d6fb8", "unit": "#0f8a5f", "theory": "#59636e"},
+        accent="#7c3aed",
+    ),
+    "dark": Palette(
+        text="#e6edf3",
+        muted="#9aa4ae",
+        grid="#3d444d",
+        box="#2a2f37",
+        series={"none": "#fb923c", "sqrt": "#60a5fa", "unit": "#34d399", "theory": "#9aa4ae"},
+        accent="#c4b5fd",
+    ),
+}
+
+
+def palette(theme: str) -> Palette:
+    return PALETTES[theme]
+
+
+def _colour_map(source: str, target: str) -> dict[str, str]:
+    old, new = PALETTES[source], PALETTES[target]
+    pairs = {}
+    for field in ("text", "muted", "grid", "box", "accent"):
+        pairs[getattr(old, field)] = getattr(new, field)
+    for role, colour in old.series.items():
+        pairs[colour] = new.series[role]
+    return pairs
+
+
+def recolour_svg(svg: bytes, source: str, target: str) -> bytes:
+    """The ``target``-theme SVG from the ``source`` one: themes differ only in palette colours.
+
+    Drawing a figure once and swapping its colours halves the render time; the tests check
+    that the result is byte-identical to drawing the other theme directly.
+    """
+    text = svg.decode("utf-8")
+    mapping = _colour_map(source, target)
+    pattern = re.compile("|".join(re.escape(c) for c in mapping))
+    return pattern.sub(lambda m: mapping[m.group(0)], text).encode("utf-8")
+
+
+@contextmanager
+def themed(theme: str):
+    """rcParams for one theme; the figure background stays transparent in both."""
+    pal = palette(theme)
+    with matplotlib.rc_context(
+        {
+            "text.color": pal.text,
+            "axes.labelcolor": pal.text,
+            "axes.edgecolor": pal.muted,
+            "axes.titlecolor": pal.text,
+            "xtick.color": pal.muted,
+            "ytick.color": pal.muted,
+            "xtick.labelcolor": pal.text,
+            "ytick.labelcolor": pal.text,
+            "grid.color": pal.grid,
+            "axes.facecolor": "none",
+            "figure.facecolor": "none",
+            "legend.labelcolor": pal.text,
+        }
+    ):
+        yield pal
+
+
+_HANGUL = re.compile(r"[\uac00-\ud7a3]")
+
+
+def mixed_font(label: str) -> dict:
+    """Text keyword arguments for ``label``: a line mixing Hangul with ``$…$`` math needs them.
+
+    Mathtext draws a line's non-math text with one font and no fallback, so such a line gets
+    NanumGothic (Hangul and Latin) as that font; the math itself stays DejaVu. NanumGothic has
+    no U+2212, so write minus signs inside ``$…$`` on those lines. A missing glyph still
+    fails the build (see :func:`to_bytes`).
+    """
+    for line in label.split("\n"):
+        if "$" in line and _HANGUL.search(line):
+            return {"fontfamily": [HANGUL_FONT, "DejaVu Sans"]}
+    return {}
+
+
+def legend_font(labels) -> dict | None:
+    """``prop`` for a legend whose labels include a line mixing Hangul with ``$…$``."""
+    font = mixed_font("\n".join(labels))
+    return {"family": font["fontfamily"]} if font else None
+
+
+class MissingGlyphError(RuntimeError):
+    """A label used a character that no registered font can draw."""
+
+
+class _GlyphLog(logging.Handler):
+    """Collects mathtext's missing-glyph reports, which are log records, not warnings."""
+
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if "glyph" in record.getMessage():
+            self.messages.append(record.getMessage())
+
+
+def to_bytes(fig, fmt: str) -> bytes:
+    """Serialise ``fig`` reproducibly: no date in SVG, no software string in PNG."""
+    metadata = {"Date": None, "Creator": None} if fmt == "svg" else {"Software": None}
+    buffer = io.BytesIO()
+    mathtext_log = _GlyphLog()
+    logging.getLogger("matplotlib.mathtext").addHandler(mathtext_log)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        # Every figure uses layout="constrained", so bbox_inches="tight" (a second full draw)
+        # would only repeat work.
+        fig.savefig(buffer, format=fmt, metadata=metadata)
+    plt.close(fig)
+    logging.getLogger("matplotlib.mathtext").removeHandler(mathtext_log)
+    missing = [str(w.message) for w in caught if "missing from font" in str(w.message)]
+    missing += mathtext_log.messages  # "Font 'default' does not have a glyph for ..."
+    if missing:
+        raise MissingGlyphError("; ".join(sorted(set(missing))))
+    payload = buffer.getvalue()
+    return compact_svg(payload.decode("utf-8")).encode("utf-8") if fmt == "svg" else payload
+
+
+_PATH_DATA = re.compile(r' d="([^"]*)"')
+_PATH_TOKEN = re.compile(r"[A-Za-z]|-?(?:\d+\.?\d*|\.\d+)(?:e-?\d+)?")
+
+
+def _compact_path(match: re.Match) -> str:
+    """'M 65.895511 -276.184101 \nL ...' → 'M65.9 -276.18L...': 0.01 pt is far below a pixel."""
+    out, previous_is_number = [], False
+    for token in _PATH_TOKEN.findall(match.group(1)):
+        if token[0].isalpha():
+            out.append(token)
+            previous_is_number = False
+            continue
+        value = round(float(token), 2) or 0.0  # "or" turns −0.0 into 0.0
+        out.append((" " if previous_is_number else "") + format(value, "g"))
+        previous_is_number = True
+    return f' d="{"".join(out)}"'
+
+
+_GLYPH = re.compile(r'(<path id="[^"]+" d=")([^"]*)(" transform=")scale\(0\.015625\)(")')
+_TRANSLATE = re.compile(r"translate\(([^)]*)\)")
+GLYPH_STEP = 16  # glyph outlines in 1/64 units; 16 of them is ~0.03 pt at body text size
+
+
+def _coarser_glyph(match: re.Match) -> str:
+    """Glyph outlines (the bulk of a Korean SVG) on a 16× coarser grid, scaled back up."""
+    coarse = re.sub(
+        r"-?\d+(?:\.\d+)?",
+        lambda n: str(round(float(n.group(0)) / GLYPH_STEP) or 0),
+        match.group(2),
+    )
+    return f"{match.group(1)}{coarse}{match.group(3)}scale({GLYPH_STEP / 64:g}){match.group(4)}"
+
+
+def _round_translate(match: re.Match) -> str:
+    numbers = [format(round(float(n), 2) or 0.0, "g") for n in match.group(1).split()]
+    return f"translate({' '.join(numbers)})"
+
+
+_HASHED_ID = re.compile(r'id="((?:m|p|image)[0-9a-f]{10})"')
+
+
+def _renumber_ids(svg: str) -> str:
+    """Replace matplotlib's content-hash ids (which hash colours too) with m0, m1, …
+
+    The ids then depend only on the drawing's structure, so a figure's light and dark SVGs
+    differ in their colours and nowhere else.
+    """
+    for n, old in enumerate(dict.fromkeys(_HASHED_ID.findall(svg))):
+        svg = svg.replace(f'id="{old}"', f'id="i{n}"').replace(f"#{old}", f"#i{n}")
+    return svg
+
+
+def compact_svg(svg: str) -> str:
+    """Shorter path data, coarser glyph grids, short ids, no indentation: the same drawing."""
+    svg = _GLYPH.sub(_coarser_glyph, _PATH_DATA.sub(_compact_path, svg))
+    return _renumber_ids(re.sub(r">\s+<", "><", _TRANSLATE.sub(_round_translate, svg)))

@@ -1,0 +1,476 @@
+"""One ``mkdocs build`` (every language of it): what it shares, and its steps.
+
+The plugin (``plugin.py``) decides *when* each step runs; this module holds the state one
+build shares across its languages (``Build``) and the steps themselves, each calling the
+topic modules beside it: ``markdown`` and ``claims`` (numbers, claim markers, figure lines),
+``math`` (MathML, the math font), ``notebook_html`` and ``css`` (notebook pages' shared
+files), ``search`` (the search data), ``colab``, ``worker`` and ``notebooks`` (what runs
+beside the build). Every failure is a ``PluginError`` that names the culprit.
+"""
+
+from __future__ import annotations
+
+import html as html_lib
+import logging
+import time
+from pathlib import Path
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File, Files
+
+from attention_explained.settings import LANGS
+from attention_explained.sitebuild import markdown as md
+from attention_explained.sitebuild.cache import AssetCache, WorkingCopy
+from attention_explained.sitebuild.config import PluginConfig
+from attention_explained.sitebuild.keys import ImportGraph, memo_path
+
+log = logging.getLogger("mkdocs.plugins.attention_explained")
+
+THEMES = (("light", ""), ("dark", ".dark"))  # theme → file suffix on the site
+
+
+def log_stage(name: str, seconds: float) -> None:
+    log.info("attention-explained: stage %s %.2f s", name, seconds)
+
+
+def figure_language(lang: str) -> str:
+    """The language a page in ``lang`` shows its figures in (English if none is drawn)."""
+    return lang if lang in LANGS else "en"
+
+
+class PendingFile(File):
+    """A generated file that MkDocs must not copy: the plugin copies it once it exists.
+
+    Figures and the numbers may still be in the making while the pages are rendered; their
+    files are copied in ``on_post_build``, after waiting for them.
+    """
+
+    def copy_file(self, dirty: bool = False) -> None:
+        pass
+
+    def copy_now(self) -> None:
+        super().copy_file(False)
+
+
+class Workers:
+    """The asset worker: one per ``mkdocs build``, or one kept warm (TensorFlow and
+    matplotlib imported) across ``mkdocs serve`` rebuilds."""
+
+    def __init__(self, serving: bool = False):
+        self.serving = serving
+        self.warm = None  # the worker kept across serve rebuilds
+        self.one_shot = None  # the worker of one `mkdocs build`
+
+    def submit(self, cache: AssetCache, stale: list[str], data_stale: bool, jobs: int):
+        """Send the stale figures (and the numbers, if stale) to a worker; return the job."""
+        from attention_explained.sitebuild.worker import Worker
+
+        if not self.serving:
+            self.one_shot = Worker(cache.root, jobs=jobs)
+            self.one_shot.on_stage = log_stage
+            job = self.one_shot.submit(cache, stale, data_stale)
+            self.one_shot.finish_input()
+            return job
+        if self.warm is None or not self.warm.alive():
+            self.warm = Worker(cache.root, jobs=jobs)
+            self.warm.on_stage = log_stage
+        return self.warm.submit(cache, stale, data_stale)
+
+    def finish(self) -> None:
+        """The build is over: close its worker (the warm one stays)."""
+        if not self.serving and self.one_shot is not None:
+            self.one_shot.close()
+            self.one_shot = None
+
+    def close(self) -> None:
+        """``mkdocs serve`` ends: stop the warm worker."""
+        if self.warm is not None:
+            self.warm.close()
+            self.warm = None
+
+
+class Build:
+    """What one ``mkdocs build`` (every language of it) shares."""
+
+    def __init__(self, cache: AssetCache, stale: list[str], data_stale: bool):
+        self.cache, self.stale, self.data_stale = cache, stale, data_stale
+        self.clock = time.perf_counter()
+        self.job = None
+        self.runner = None
+        self.numbers: dict[str, str] | None = None
+        self.verdicts: dict | None = None
+        self.pending: list[PendingFile] = []
+        self.site_dir = Path("site")
+        self.render_context = ""
+        from attention_explained.sitebuild.notebook_html import SharedAssets
+
+        self.shared = SharedAssets()
+        self.commit: str | None = None  # the commit "Open in Colab" installs
+        self.notebook_html: dict[str, WorkingCopy] = {}  # lang → mkdocs-jupyter's private cache
+        self.math_font = None  # math.MathFont: the font, its CSS, its code points
+        self.notebook_pages: list[str] = []  # their HTML: the shared CSS keeps what they use
+        self.copy_words: dict[str, tuple[str, str]] = {}  # theme language → copy button's words
+        self.number_names: dict[str, str] = {}  # token → {{ae:name}}, every page's
+        self.unfilled: list[tuple[str, str]] = []  # (written HTML, page): numbers come later
+        self.claims: list[tuple[str, list[str]]] = []  # (page, claim names it marks)
+        self.alt_claims: list[tuple[str, str]] = []  # (page, figure id whose alt text states)
+
+    # -- on_config: start everything stale, in parallel ----------------------------------
+    @classmethod
+    def start(
+        cls, options: PluginConfig, cache_dir: Path, docs_dir: Path, workers: Workers
+    ) -> Build:
+        """Compute the cache keys, send what is stale to the worker, start executing the
+        stale notebooks, cut the math font."""
+        graph = ImportGraph(memo=memo_path(cache_dir))
+        cache = AssetCache(cache_dir, graph)
+        stale = cache.stale_figures() if options.figures else []
+        build = cls(cache, stale, cache.data_stale())
+        if stale or build.data_stale:
+            build.job = workers.submit(cache, stale, build.data_stale, options.jobs)
+        sources = sorted(
+            p for pattern in options.notebooks for p in docs_dir.glob(pattern) if p.is_file()
+        )
+        if sources:
+            from attention_explained.sitebuild.notebooks import NotebookRunner
+
+            build.runner = NotebookRunner(
+                sources, cache_dir, timeout=options.notebook_timeout, graph=graph
+            )
+            build.runner.on_stage = log_stage
+            build.runner.start()
+        if options.math == "mathml":
+            from attention_explained.sitebuild import math
+
+            build.math_font = math.prepare_font(cache.root, docs_dir)
+        return build
+
+    # -- on_files: the generated files of one language -----------------------------------
+    def add_generated_files(
+        self, files: Files, config: MkDocsConfig, options: PluginConfig, lang: str, prefix: str
+    ) -> None:
+        """The cached figures, numbers and MathJax or math font, served under ``prefix``."""
+
+        def add(name: str, path: Path, *, pending: bool = True) -> None:
+            """Serve ``path`` at ``<prefix><name>``; the src_uri carries the language so that
+            i18n's lookup of ``figures/<id>.svg`` from a page finds this language's file."""
+            stem, dot, ext = name.rpartition(".")
+            kind = PendingFile if pending else File
+            file = kind.generated(config, f"{stem}.{lang}{dot}{ext}", abs_src_path=str(path))
+            file.dest_uri = f"{prefix}{name}"
+            file.url = file.dest_uri
+            file.abs_dest_path = str(Path(config.site_dir) / file.dest_uri)
+            files.append(file)
+            if pending:
+                self.pending.append(file)
+
+        if options.figures:
+            for figure_id in self.cache.figure_ids:
+                for theme, suffix in THEMES:
+                    path = self.cache.figure_path(figure_id, figure_language(lang), theme)
+                    add(f"figures/{figure_id}{suffix}.svg", path)
+        # The explorer page checks its JavaScript against these values from the package.
+        add("assets/explorer/reference.json", self.cache.explorer_path)
+        if options.math == "mathjax":
+            from attention_explained.sitebuild.mathjax import mathjax_files
+
+            for rel, path in mathjax_files():
+                add(f"assets/mathjax/{rel}", path, pending=False)
+        if self.math_font is not None and not prefix:  # every language links the root copy
+            font, css, _ = self.math_font
+            add(f"assets/math/{font.name}", font, pending=False)
+            add("assets/math/math.css", css, pending=False)
+
+    def use_executed_notebooks(self, files: Files) -> None:
+        """mkdocs-jupyter reads each notebook page from its executed copy in the cache."""
+        if self.runner is None:
+            return
+        for file in files.documentation_pages():
+            source = Path(file.abs_src_path or "")
+            if source in self.runner.keys:
+                file.abs_src_path = str(self.runner.output_path(source))
+
+    # -- on_pre_page ---------------------------------------------------------------------
+    def wait_for_notebook(self, page) -> None:
+        """Before mkdocs-jupyter reads a notebook, wait for its execution."""
+        runner = self.runner
+        if runner is None or not page.file.abs_src_path:
+            return
+        source = runner.source_for(Path(page.file.abs_src_path))
+        if source is not None:
+            from attention_explained.sitebuild.notebooks import NotebookError
+
+            try:
+                runner.wait(source)
+            except NotebookError as exc:
+                raise PluginError(f"attention-explained: {exc}") from exc
+
+    # -- on_page_markdown: numbers, claims and figure lines --------------------------------
+    def page_markdown(self, markdown: str, where: str, lang: str) -> str:
+        """Numbers as tokens, claim markers taken out (checked once the verdicts exist),
+        figure lines rewritten."""
+        try:
+            if md.has_numbers(markdown):
+                markdown, names = md.mark_numbers(markdown, where)
+                self.number_names.update(names)
+            if "claim:" in markdown:
+                from attention_explained.sitebuild.claims import take_claims
+
+                markdown, names = take_claims(markdown)
+                self.claims.append((where, names))
+            if "figures/" in markdown:
+                markdown = self.figure_lines(markdown, lang, where)
+        except ValueError as exc:  # MarkdownError
+            raise PluginError(f"attention-explained: {exc}") from exc
+        return markdown
+
+    def figure_lines(self, markdown: str, lang: str, where: str) -> str:
+        """Note the claims a package alt text states, then rewrite the figure lines."""
+        graph = self.cache.graph
+        alt_claims = graph.alt_claims()
+        for figure_id in md.figures_without_alt(markdown):
+            if alt_claims.get(figure_id):
+                self.alt_claims.append((where, figure_id))
+        figure_lang = figure_language(lang)
+        return md.rewrite_figures(
+            markdown,
+            self.cache.figure_ids,
+            lambda figure_id: graph.alt_text(figure_id, figure_lang),
+            where,
+        )
+
+    # -- on_page_content: math, and notebook pages' shared CSS/JS --------------------------
+    def page_content(self, html: str, page, config: MkDocsConfig) -> str:
+        """Typeset the math; a notebook page also gets its headings' ids aligned with its
+        table of contents, its copy buttons labelled in its language, and its inline CSS/JS
+        moved into shared files."""
+        if not (page.file.abs_src_path or "").endswith(".ipynb"):
+            return self.typeset(html, page)
+        from attention_explained.sitebuild import notebook_html
+
+        html = notebook_html.align_heading_ids(
+            html, notebook_html.toc_ids(page.toc), page.file.src_uri
+        )
+        language = config.theme["language"]
+        if language not in self.copy_words:  # Material's words, once per language
+            words = notebook_html.copy_words(config.theme.get_env(), config)
+            self.copy_words[language] = words
+        html = notebook_html.copy_buttons(html, *self.copy_words[language])
+        html = self.typeset(html, page)
+        self.notebook_pages.append(html)
+        return notebook_html.link_shared(html, page.url, self.shared)
+
+    def typeset(self, html: str, page) -> str:
+        """TeX → MathML at build time; a formula the font cannot draw stops the build, and
+        so does a number inside math or a heading."""
+        if md.TOKEN.search(html):
+            misplaced = md.misplaced_numbers(html)
+            if misplaced:
+                raise PluginError(
+                    f"attention-explained: {page.file.src_uri}: {misplaced[0]} "
+                    "(write the {{ae:…}} number outside $…$ and outside headings)"
+                )
+        if self.math_font is None:
+            return html
+        from attention_explained.sitebuild import math
+
+        try:
+            return math.typeset_page(html, page.file.src_uri, page.url, self.math_font)
+        except math.MathError as exc:
+            raise PluginError(f"attention-explained: {exc}") from exc
+
+    # -- on_post_page --------------------------------------------------------------------
+    def page_output(self, output: str, page, config: MkDocsConfig) -> str:
+        """The numbers in the page's HTML if they exist by now (else in ``on_post_build``);
+        the Colab install cell in the page's executed .ipynb."""
+        if md.TOKEN.search(output):
+            if self.data_ready():
+                output = self.fill(output, page.file.src_uri)
+            else:  # written with tokens; on_post_build fills it
+                self.unfilled.append((page.file.abs_dest_path, page.file.src_uri))
+        if page.meta.get("colab_url"):
+            from attention_explained.sitebuild.colab import add_install_cell, build_commit
+
+            if self.commit is None:
+                self.commit = build_commit(repo_dir=Path(config.config_file_path).parent)
+            # mkdocs-jupyter copied the executed notebook there (include_source); the copy
+            # is replaced whole, made from the cache entry, which is only ever read.
+            source = Path(page.file.abs_src_path)
+            target = Path(page.file.abs_dest_path).parent / source.name
+            add_install_cell(target, config.repo_url, self.commit, source=source)
+        return output
+
+    # -- on_post_build: after the last language -------------------------------------------
+    def complete(self) -> None:
+        """Wait for the worker, copy the figures, check every claim, and put the numbers in
+        the pages written before they existed and in the search index. New numbers go in
+        first, while the last figures are drawn."""
+        numbers_first = self.job is not None and self.job.settled("data")
+        if numbers_first:
+            self.use_numbers()
+        if self.job is not None:
+            try:
+                self.job.wait()  # every failure of the job, figures' and numbers'
+            except RuntimeError as exc:
+                raise PluginError(f"attention-explained: {exc}") from exc
+        while self.pending:  # every language's
+            self.pending.pop().copy_now()
+        if not numbers_first:
+            self.use_numbers()
+
+    def data_ready(self) -> bool:
+        """The numbers and verdicts are in the cache (raises if making them failed)."""
+        job = self.job
+        if job is not None and "data" in job.ready:
+            if not job.ready["data"].is_set():
+                return False
+            try:
+                job.wait_data()
+            except RuntimeError as exc:
+                raise PluginError(f"attention-explained: {exc}") from exc
+        if self.numbers is None:
+            from attention_explained.sitebuild.claims import ClaimError
+
+            self.numbers = self.cache.load_numbers()
+            try:
+                self.verdicts = self.cache.load_claims()
+            except ClaimError as exc:  # a check raised: named, without a traceback
+                raise PluginError(f"attention-explained: {exc}") from exc
+        return True
+
+    def use_numbers(self) -> None:
+        """Load the numbers, check every claim against them, fill the pages written before."""
+        self.data_ready()
+        self.check_claims()
+        self.fill_written()
+
+    def check_claims(self) -> None:
+        """Every claim a page marks or a figure's alt text states must hold (verdicts exist)."""
+        from attention_explained.sitebuild.claims import ClaimError, check_claim_names
+        from attention_explained.sitebuild.figure_claims import check_alt_claims
+
+        alt_claims = self.cache.graph.alt_claims()
+        try:
+            for where, names in self.claims:
+                check_claim_names(names, self.verdicts, where)
+            for where, figure_id in self.alt_claims:
+                check_alt_claims(figure_id, self.verdicts, where, alt_claims)
+        except ClaimError as exc:
+            raise PluginError(f"attention-explained: {exc}") from exc
+
+    def fill(self, text: str, where: str, escape=None) -> str:
+        try:
+            return md.fill_numbers(
+                text,
+                self.number_names,
+                self.numbers,
+                where,
+                escape=escape or html_lib.escape,
+            )
+        except ValueError as exc:
+            raise PluginError(f"attention-explained: {exc}") from exc
+
+    def fill_written(self) -> None:
+        """Numbers into the pages written before they existed, and into the search indexes."""
+        while self.unfilled:
+            path, where = self.unfilled.pop()
+            target = Path(path)
+            target.write_text(self.fill(target.read_text("utf-8"), where), encoding="utf-8")
+        for index in sorted(self.site_dir.glob("**/search/search_index.json")):
+            text = index.read_text("utf-8")
+            if md.TOKEN.search(text):
+                filled = self.fill(text, str(index), md.json_string)
+                index.write_text(filled, encoding="utf-8")
+
+    def write_shared_notebook_files(self) -> None:
+        """The notebook pages' CSS/JS, every language's, at the site root."""
+        from attention_explained.sitebuild.css import pruned_css
+
+        for name, text in self.shared.files.items():
+            if name.endswith(".css"):  # JupyterLab's whole stylesheet: keep what can match
+                text = pruned_css(text, self.notebook_pages, self.cache.root / "css")
+            target = self.site_dir / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+
+    def write_search_data(
+        self, search, default: str, sheet: Path, *, warm_up_kiwi: bool = False
+    ) -> None:
+        """``search/<lang>.json`` for the search worker wrapper (``search.py``): the Korean
+        stems and endings that Kiwi finds in the Korean pages, and the term sheet's synonyms.
+        ``warm_up_kiwi`` (serve): load Kiwi in the background, so the next edit finds it."""
+        from attention_explained.sitebuild import search as search_data
+        from attention_explained.sitebuild.terms import load_term_sheet
+
+        prefixes = search_data.language_prefixes(LANGS, default)
+        entries = getattr(search.search_index, "entries", [])
+        texts = search_data.default_language_texts(entries, prefixes)
+        if warm_up_kiwi:
+            search_data.warm_up(texts)
+        search_data.write_search_data(
+            self.site_dir,
+            self.cache.root / "search",
+            prefixes,
+            default,
+            texts,
+            load_term_sheet(sheet) if sheet.is_file() else [],
+            search.config.separator or r"[\s\-]+",
+        )
+
+    def private_notebook_html_cache(self, config: MkDocsConfig, lang: str) -> None:
+        """Point mkdocs-jupyter's rendered-HTML cache at a private copy of ``lang``'s pages.
+
+        One folder per language: its post-build step deletes every page the current build
+        did not use, and with i18n each language is a separate build, so a shared folder
+        lost the other language's pages every time. A private copy (cache.WorkingCopy):
+        it writes its pages in place, which two builds at once must not share; close()
+        installs them, each atomically, once every language is rendered.
+        """
+        jupyter = config.plugins.get("mkdocs-jupyter")
+        if jupyter is None or not jupyter.config.get("cache"):
+            return
+        if lang not in self.notebook_html:
+            self.notebook_html[lang] = WorkingCopy(self.cache.notebook_html_dir(lang))
+        jupyter.config["cache_dir"] = str(self.notebook_html[lang].folder)
+
+    def close(self) -> None:
+        """Keep the math conversions for the next build; stop the notebook kernel; install
+        the pages mkdocs-jupyter rendered (every language's is done by now)."""
+        while self.notebook_html:
+            _, pages = self.notebook_html.popitem()
+            pages.install()
+        if self.math_font is not None:
+            from attention_explained.sitebuild import math
+
+            math.save_conversions(math.conversions_path(self.cache.root))
+        if self.runner is not None:
+            self.runner.close()
+
+    def summary(self, figures: bool, reused: str) -> str:
+        """The build's last log line: what was made, what came from the cache."""
+        cached = len(self.cache.figure_ids) - len(self.stale) if figures else 0
+        executed = len(self.runner.executed) if self.runner else 0
+        return (
+            f"attention-explained: figures rendered {len(self.stale)}, from cache {cached}; "
+            f"notebooks executed {executed}{reused}; {time.perf_counter() - self.clock:.1f} s"
+        )
+
+
+def reuse_report(search_entries, render_cache) -> str:
+    """What the search and serve caches gave this build; their counts start from zero again."""
+    reused = f"; search entries reused {search_entries.hits}"
+    if render_cache is not None:
+        reused = f"; pages reused {render_cache.hits}{reused}"
+        render_cache.hits = 0
+    search_entries.hits = 0
+    return reused
+
+
+def template_cache(folder: Path):
+    """Compiled theme templates kept between builds (jinja2 checks each template's source
+    checksum), so a warm build does not recompile Material for each language."""
+    from jinja2 import FileSystemBytecodeCache
+
+    folder.mkdir(parents=True, exist_ok=True)
+    return FileSystemBytecodeCache(str(folder))

@@ -1,0 +1,221 @@
+"""The MkDocs plugin: one handler per event, each a few lines calling the modules beside it.
+
+Thin by design: it decides *when* (once per build, not once per language) and *where*
+(files outside docs/, found through the cache). ``config`` holds the options, ``build`` the
+state one build shares and its steps; ``markdown``, ``claims``, ``math``, ``search``,
+``keys``, ``cache``, ``worker``, ``notebooks`` and ``notebook_html`` decide *what*.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import posixpath
+import signal
+from pathlib import Path
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin, event_priority
+from mkdocs.structure.files import Files
+
+from attention_explained.sitebuild import config as options
+from attention_explained.sitebuild.build import (
+    Build,
+    Workers,
+    reuse_report,
+    template_cache,
+)
+from attention_explained.sitebuild.keys import PACKAGE_DIR
+from attention_explained.sitebuild.render_cache import (
+    PageContentCache,
+    RenderCache,
+    SearchEntryCache,
+    render_context,
+    search_context,
+)
+
+log = logging.getLogger("mkdocs.plugins.attention_explained")
+
+# nbconvert's NbConvertApp instantiates every installed exporter when it is imported, to ask
+# each whether the user's Jupyter config enables it: ~0.4 s of every build, for a list that
+# mkdocs-jupyter never reads. This switch (nbconvert's own) keeps the list without that. The
+# plugin is listed before mkdocs-jupyter in mkdocs.yml, so it is set before nbconvert loads.
+os.environ.setdefault("NBCONVERT_DISABLE_CONFIG_EXPORTERS", "1")
+
+
+class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
+    """Build-time figures, numbers and notebooks from the package, i18n-safe.
+
+    Event order and priorities. mkdocs-static-i18n runs its ``on_config``, ``on_files``,
+    ``on_nav`` and ``on_post_build`` at priority -100, and builds every other language
+    *inside* its own ``on_post_build`` of the default language, replaying the events with
+    ``i18n.building`` set. So:
+
+    - ``on_startup``: present so that MkDocs keeps this object across ``mkdocs serve``
+      rebuilds, which keeps one warm worker (TensorFlow and matplotlib imported) alive.
+    - ``on_config`` (0): once per build (not per language), compute the cache keys and send
+      whatever is stale to the worker; start executing stale notebooks. Per language, point
+      mkdocs-jupyter's HTML cache at a private copy of that language's pages.
+    - ``on_files`` (-200): after i18n rebuilt the language's Files, add the cached figures,
+      numbers and MathJax as generated files.
+    - ``on_pre_page`` (100): while serving, let the page reuse its HTML from the last rebuild
+      if its Markdown is unchanged; before mkdocs-jupyter reads a notebook, wait for its
+      execution.
+    - ``on_page_markdown`` (0): turn ``{{ae:…}}`` into tokens, take the claim markers out
+      (their verdicts are checked once the numbers exist), rewrite figure lines. Pages wait
+      neither for the numbers nor for the figures, so both languages are rendered while the
+      worker still trains.
+    - ``on_page_content`` (0): typeset the math; refuse a number inside math or a heading;
+      label a notebook page's copy buttons in its language (Material's words) and move its
+      inline CSS/JS into shared files.
+    - ``on_env`` (0): keep compiled templates in the cache between builds.
+    - ``on_page_context`` (100, before Material's search indexes the page): while serving,
+      let unchanged pages reuse their search entries; the Colab button's URL.
+    - ``on_post_page`` (-50): put the numbers in the page's HTML if they exist by now;
+      otherwise the written file gets them in ``on_post_build``.
+    - ``on_post_build`` (-200): after i18n's, so its outermost call comes after the LAST
+      language (the nested ones return at once). First what needs only the pages: the
+      search lexicon and the notebook pages' shared CSS/JS; then wait for the worker, copy
+      the figures, check every claim, and put the numbers in the pages written before they
+      existed and in the search index; close the worker (unless serving) and the kernel;
+      install the pages mkdocs-jupyter rendered into the cache.
+    - ``on_shutdown``: stop the warm worker when ``mkdocs serve`` ends.
+
+    To add a build step, put its logic in a module beside this one as pure functions (or a
+    step of ``build.Build``) and call it from the handler of its event here (a few lines).
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.serving = False
+        self.workers = Workers()
+        self.render_cache: RenderCache | None = None  # pages' HTML kept across serve rebuilds
+        self.search_entries: SearchEntryCache | None = None  # kept across builds on disk
+        self.page_contents: PageContentCache | None = None  # serve: on_page_content's results
+        self.kiwi_warm = False  # serve: Kiwi loaded in the background after the first build
+        self.build: Build | None = None
+
+    # -- lifecycle ------------------------------------------------------------------------
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        self.serving = command == "serve"
+        self.workers = Workers(serving=self.serving)
+        if self.serving:
+            self.render_cache = RenderCache()
+            self.page_contents = PageContentCache()
+            # `kill <pid>` ends serve through its finally: on_shutdown stops the worker.
+            signal.signal(signal.SIGTERM, _raise_keyboard_interrupt)
+
+    def on_shutdown(self) -> None:
+        self.workers.close()
+
+    # -- once per build: start everything stale, in parallel --------------------------------
+    def on_config(self, config: MkDocsConfig):
+        lang, _ = options.languages(config)
+        try:
+            cache_dir = options.cache_dir(self.config, config)
+        except options.OptionError as exc:
+            raise PluginError(f"attention-explained: {exc}") from exc
+        if not options.i18n_building(config):
+            from attention_explained.sitebuild.build_date import pin_build_date
+
+            pin_build_date(Path(config.config_file_path or ".").resolve().parent)  # sitemap dates
+            if self.search_entries is None:  # serve keeps its memory; a build reads the disk
+                self.search_entries = SearchEntryCache(cache_dir / "search" / "entries.json")
+            self.search_entries.begin()
+            docs_dir = Path(config.docs_dir).resolve()
+            self.build = Build.start(self.config, cache_dir, docs_dir, self.workers)
+            self.build.site_dir = Path(config.site_dir)  # the root, before i18n nests ``en/``
+        self.build.private_notebook_html_cache(config, lang)
+        return config
+
+    # -- per language: the generated files --------------------------------------------------
+    @event_priority(-200)  # after mkdocs-static-i18n (-100), which rebuilds every File
+    def on_files(self, files: Files, config: MkDocsConfig):
+        lang, default = options.languages(config)
+        prefix = "" if lang == default else f"{lang}/"
+        self.build.add_generated_files(files, config, self.config, lang, prefix)
+        self.build.use_executed_notebooks(files)
+        if self.render_cache is not None:
+            config_file = Path(config.config_file_path or "")
+            self.build.render_context = render_context(lang, files, config_file)
+        return files
+
+    # -- notebooks must be executed before mkdocs-jupyter renders them ------------------------
+    @event_priority(100)
+    def on_pre_page(self, page, config: MkDocsConfig, files: Files):
+        if self.render_cache is not None:
+            self.render_cache.wrap(page, self.build.render_context)
+        self.build.wait_for_notebook(page)
+        return page
+
+    # -- numbers, claims and figure lines in the Markdown -------------------------------------
+    def on_page_markdown(self, markdown: str, page, config: MkDocsConfig, files: Files):
+        lang, _ = options.languages(config)
+        return self.build.page_markdown(markdown, page.file.src_uri, lang)
+
+    # -- math, and notebook pages: shared CSS/JS instead of 600 KB inline ----------------------
+    def on_page_content(self, html: str, page, config: MkDocsConfig, files: Files):
+        build = self.build
+        if self.page_contents is None:
+            return build.page_content(html, page, config)
+        from attention_explained.sitebuild.notebook_html import toc_ids
+
+        font = str(build.math_font[0]) if build.math_font else ""
+        key = self.page_contents.key(page, html, font, toc_ids(page.toc))
+        make = functools.partial(build.page_content, html, page, config)
+        return self.page_contents.content(key, make, build.notebook_pages, build.shared.files)
+
+    def on_env(self, env, config: MkDocsConfig, files: Files):
+        env.bytecode_cache = template_cache(self.build.cache.jinja_dir)
+        return env
+
+    def on_serve(self, server, config: MkDocsConfig, builder):
+        server.watch(str(PACKAGE_DIR))  # editing a figure redraws just that figure
+        return server
+
+    # -- Open in Colab (colab.py): the button's URL, and the install cell in the .ipynb -----
+    @event_priority(100)  # before Material's search indexes the page (0)
+    def on_page_context(self, context, page, config: MkDocsConfig, nav):
+        search = options.search_plugin(config)
+        if getattr(search, "search_index", None) is not None:
+            self.search_entries.wrap(search.search_index, search_context(search))
+        if getattr(page, "nb_url", None) and config.repo_url:
+            from attention_explained.sitebuild.colab import colab_url
+
+            ipynb = posixpath.basename(page.file.abs_src_path)
+            page.meta["colab_url"] = colab_url(config.repo_url, page.url + ipynb)
+        return context
+
+    @event_priority(-50)  # after mkdocs-jupyter copied the executed .ipynb into the site
+    def on_post_page(self, output: str, page, config: MkDocsConfig):
+        return self.build.page_output(output, page, config)
+
+    # -- per language, and after the last one -------------------------------------------------
+    @event_priority(-200)  # after mkdocs-static-i18n's, which builds the other languages
+    def on_post_build(self, config: MkDocsConfig):
+        if options.i18n_building(config):
+            return  # the outermost call, after the last language, does it all
+        build = self.build
+        try:
+            # What needs only the rendered pages first, while the worker may still draw.
+            search = options.search_plugin(config)
+            if search is not None:
+                _, default = options.languages(config)
+                sheet = options.term_sheet(self.config, config)
+                warm_up = self.serving and not self.kiwi_warm  # the next edit finds Kiwi loaded
+                build.write_search_data(search, default, sheet, warm_up_kiwi=warm_up)
+                self.kiwi_warm = self.kiwi_warm or warm_up
+            build.write_shared_notebook_files()
+            build.complete()
+        finally:
+            self.search_entries.save()
+            build.close()
+            self.workers.finish()
+        reused = reuse_report(self.search_entries, self.render_cache)
+        log.info(build.summary(self.config.figures, reused))
+
+
+def _raise_keyboard_interrupt(signum, frame):
+    raise KeyboardInterrupt
