@@ -64,8 +64,9 @@ lint: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 
+# --durations: the slowest tests are printed at the end of every run (CI's log too).
 test: lint
-	$(PY) -m pytest
+	$(PY) -m pytest --durations=25
 
 # The markers are declared in pyproject.toml; tests/needs.py fails a test that builds a site,
 # launches Chromium, creates a venv or runs a full grid without its marker.
