@@ -19,6 +19,8 @@ Compute what the attention_explained site shows.
   claims    print every claim: where it is stated, whether it holds, its margin
             (--rerun: on an independent rerun, other seeds and float64; exits 1 if
             any claim fails)
+  lint      check the code and the pages (--imports: print the package's import
+            graph and exit 1 if it has an import circle)
 
 Examples:
   python -m attention_explained figures --list
@@ -26,6 +28,7 @@ Examples:
   python -m attention_explained figures --out /tmp/fig --only logit-variance temperature
   python -m attention_explained numbers
   python -m attention_explained claims --rerun
+  python -m attention_explained lint --imports
 """
 
 
@@ -82,7 +85,26 @@ def _parser() -> argparse.ArgumentParser:
     claims.add_argument(
         "--docs", type=Path, default=Path("docs"), help="the pages to scan (default: docs)"
     )
+    lint = commands.add_parser(
+        "lint",
+        help="check the code and the pages",
+        description="Checks that need no build. --imports prints the package's import graph "
+        "(one module a line: module -> what it imports, lazy imports included), then one line "
+        "per import circle; exits 1 if there is one.",
+    )
+    lint.add_argument("--imports", action="store_true", help="the import graph and its circles")
     return parser
+
+
+def _lint(args, parser) -> int:
+    if not args.imports:
+        parser.error("lint: say what to check (--imports)")
+    from attention_explained import import_graph
+
+    graph = import_graph.edges()
+    for line in import_graph.report(graph):
+        print(line)
+    return 1 if import_graph.circles(graph) else 0
 
 
 def _figures(args, parser) -> int:
@@ -158,6 +180,8 @@ def main(argv: list[str] | None = None) -> int:
             return _figures(args, parser)
         if args.command == "claims":
             return _claims(args)
+        if args.command == "lint":
+            return _lint(args, parser)
         return _numbers(args)
     except Exception as exc:  # a figure or number failed: say which, exit non-zero
         print(f"error: {exc}", file=sys.stderr)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from attention_explained.sitebuild import search
-from attention_explained.sitebuild.cache import read_json
+from attention_explained.sitebuild.storage import read_json
 from attention_explained.sitebuild.terms import Term, load_term_sheet
 
 REPO = Path(__file__).resolve().parents[1]

@@ -15,10 +15,11 @@ import nbformat
 import pytest
 from site_build import build, listing, make_site, notebook
 
-from attention_explained.sitebuild.cache import (
+from attention_explained.sitebuild.cache import AssetCache
+from attention_explained.sitebuild.notebooks import NotebookRunner
+from attention_explained.sitebuild.storage import (
     MANIFEST,
     STALE_AFTER,
-    AssetCache,
     WorkingCopy,
     entry_ok,
     entry_problem,
@@ -28,7 +29,6 @@ from attention_explained.sitebuild.cache import (
     write_file,
     write_json,
 )
-from attention_explained.sitebuild.notebooks import NotebookRunner
 
 
 @pytest.fixture

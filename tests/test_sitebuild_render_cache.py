@@ -7,8 +7,8 @@ from types import SimpleNamespace
 from material.plugins.search.plugin import SearchIndex
 from mkdocs.structure.toc import TableOfContents
 
-from attention_explained.sitebuild.cache import read_json
 from attention_explained.sitebuild.render_cache import SearchEntryCache
+from attention_explained.sitebuild.storage import read_json
 
 CONTENT = '<h1 id="a">A</h1><p>first</p><h2 id="b">B</h2><p>second</p>'
 

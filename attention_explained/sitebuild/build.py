@@ -21,9 +21,10 @@ from mkdocs.structure.files import File, Files
 
 from attention_explained.settings import LANGS
 from attention_explained.sitebuild import markdown as md
-from attention_explained.sitebuild.cache import AssetCache, WorkingCopy
+from attention_explained.sitebuild.cache import AssetCache
 from attention_explained.sitebuild.config import PluginConfig
 from attention_explained.sitebuild.keys import ImportGraph, memo_path
+from attention_explained.sitebuild.storage import WorkingCopy
 
 log = logging.getLogger("mkdocs.plugins.attention_explained")
 
@@ -423,7 +424,7 @@ class Build:
 
         One folder per language: its post-build step deletes every page the current build
         did not use, and with i18n each language is a separate build, so a shared folder
-        lost the other language's pages every time. A private copy (cache.WorkingCopy):
+        lost the other language's pages every time. A private copy (storage.WorkingCopy):
         it writes its pages in place, which two builds at once must not share; close()
         installs them, each atomically, once every language is rendered.
         """

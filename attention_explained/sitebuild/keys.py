@@ -32,6 +32,8 @@ from functools import cache
 from importlib import metadata
 from pathlib import Path
 
+from attention_explained.sitebuild.storage import KEY_LENGTH, read_json, write_json
+
 PACKAGE = "attention_explained"
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
 FIGURES_PACKAGE = f"{PACKAGE}.figures."
@@ -44,7 +46,6 @@ FIGURE_REGISTRY = f"{PACKAGE}.figures.registry"
 DATA_ENTRIES = (f"{PACKAGE}.content.registry", f"{PACKAGE}.explorer")
 CLAIM_ENTRIES = (f"{PACKAGE}.content.registry",)
 CONTENT_PACKAGE = f"{PACKAGE}.content."
-KEY_LENGTH = 20
 
 
 def digest(*parts: bytes | str) -> str:
@@ -54,10 +55,6 @@ def digest(*parts: bytes | str) -> str:
         hasher.update(part.encode() if isinstance(part, str) else part)
         hasher.update(b"\0")
     return hasher.hexdigest()[:KEY_LENGTH]
-
-
-def is_key(text: str) -> bool:
-    return len(text) == KEY_LENGTH and all(c in "0123456789abcdef" for c in text)
 
 
 @dataclass(frozen=True)
@@ -172,15 +169,11 @@ def memo_path(cache_root: Path) -> Path:
 def _load_memo(path: Path | None) -> dict[str, list]:
     if path is None:
         return {}
-    from attention_explained.sitebuild.cache import read_json
-
     rows = read_json(path)  # None if absent or damaged (then it is rebuilt)
     return rows if isinstance(rows, dict) else {}
 
 
 def _save_memo(path: Path, rows: dict[str, list]) -> None:
-    from attention_explained.sitebuild.cache import write_json
-
     write_json(path, rows, sort_keys=True)
 
 

@@ -15,8 +15,8 @@ import time
 from concurrent.futures import Future
 from pathlib import Path
 
-from attention_explained.sitebuild.cache import entry_ok, prune, write_entry
 from attention_explained.sitebuild.keys import ImportGraph, code_cells, digest
+from attention_explained.sitebuild.storage import entry_ok, prune, write_entry
 
 
 class NotebookError(RuntimeError):

@@ -29,8 +29,8 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
-from attention_explained.sitebuild.cache import read_json, write_json
 from attention_explained.sitebuild.markdown import TOKEN
+from attention_explained.sitebuild.storage import read_json, write_json
 from attention_explained.sitebuild.terms import Term
 
 # One morpheme: (form, tag, start, length), offsets in characters of the analysed text.
