@@ -451,7 +451,11 @@ def test_pasted_vectors_show_their_row_scale_up_and_come_back_from_the_url(
     label = page.get_attribute(f"#{ROW}-curve", "aria-label")
     assert "dₖ = 80): " in label and f"{wide['dk']['entropy']:.3f}" in label, label
     assert bool(HANGUL.search(label)) == (lang == "ko"), label
-    page.wait_for_function("() => aeRow.state.announcements > 0")
+    # Announced once the slider is at rest (an earlier announcement may be of the ×1 row).
+    page.wait_for_function(
+        "t => document.querySelector('#ae-row-announce').textContent.startsWith(t)",
+        arg="dₖ = 80. ",
+    )
     spoken = page.locator(f"#{ROW}-announce").inner_text()
     for scale in explorer.ROW_SCALES:
         assert js_format(wide[scale]["entropy"]) in spoken, (scale, spoken)
