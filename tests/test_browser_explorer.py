@@ -245,7 +245,13 @@ def test_range_inputs_validate_and_allow_a_non_zero_mean(server, open_session, l
     assert not error.is_visible()
     assert page.get_attribute("#ae-explorer-min", "aria-invalid") == "false"
     page.check("#ae-explorer-scale-unit")
-    assert "σ⁴ + 2μ²σ²" in page.locator("#ae-explorer-divisor").inner_text()
+    divisor = page.locator("#ae-explorer-divisor").inner_text()
+    assert "σ⁴ + 2μ²σ²" in divisor
+    # The divisor gives the pooled logits unit variance; one row's softmax sees the variance
+    # across its keys, σ²(σ² + μ²)d_k / (d_k(σ⁴ + 2μ²σ²)) = 0.75 · 1 / 0.9375 for [−1, 2].
+    mu, var = 0.5, 0.75
+    row = var * (var + mu**2) / (var**2 + 2 * mu**2 * var)
+    assert "σ²(σ²+μ²)dₖ" in divisor and divisor.endswith(f"= {row:.3f}"), divisor
     current = state(page)
     assert (current["minval"], current["maxval"]) == (-1.0, 2.0)
     py = explorer.statistics(current["seed"], current["dim"], current["length"], "unit", -1.0, 2.0)
