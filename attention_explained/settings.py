@@ -92,6 +92,45 @@ EXPLORER_REFERENCE_INPUTS = [
     {"seed": 4294967295, "dim": 1, "length": 4, "scale": "unit", "minval": 0.5, "maxval": 1.5},
 ]
 
+# The reader's own vectors: at most this many keys and numbers per vector, each |x| at most
+# EXPLORER_MAX_ABS; "scale up" repeats the vectors to these multiples of their width (so the
+# widest is 16 · 256 = EXPLORER_MAX_DIM). The one-row view scales the logits by 1, 1/√d_k and
+# 1/d_k, d_k being the repeated width (or the d_k a reader gives with bare logits).
+EXPLORER_MAX_KEYS, EXPLORER_MAX_WIDTH, EXPLORER_MAX_ABS = 16, 256, 1e6
+EXPLORER_REPEATS = (1, 2, 4, 8, 16)
+EXPLORER_ROW_SCALES = ("none", "sqrt", "dk")
+# Inputs on which the browser test checks the page's JavaScript against the package.
+EXPLORER_VECTOR_INPUTS = [
+    {
+        "query": [1.0, 2.0, -1.0, 0.5],
+        "keys": [
+            [1.0, 1.0, 0.0, 0.0],
+            [0.0, 2.0, -1.0, 1.0],
+            [-1.0, 0.0, 1.0, 2.0],
+            [2.0, -1.0, 0.0, 1.0],
+        ],
+        "repeat": 1,
+    },
+    {
+        "query": [1.0, 2.0, -1.0, 0.5],
+        "keys": [
+            [1.0, 1.0, 0.0, 0.0],
+            [0.0, 2.0, -1.0, 1.0],
+            [-1.0, 0.0, 1.0, 2.0],
+            [2.0, -1.0, 0.0, 1.0],
+        ],
+        "repeat": 16,
+    },
+    {"query": [0.3, -1.7, 2.25], "keys": [[0.1, 0.2, 0.3], [-2.5, 1.5, 0.0]], "repeat": 4},
+    {
+        "query": [-3.0, 3.0] * 128,
+        "keys": [[3.0, -3.0] * 128, [1.0, 0.5] * 128, [-0.25, 2.0] * 128],
+        "repeat": 16,
+    },
+    {"logits": [2.0, -1.0, 0.5, 0.0, 7.5], "dim": 64, "repeat": 1},
+    {"logits": [120.0, 100.0, -40.0], "dim": 4096, "repeat": 8},
+]
+
 # -- After training (attention_explained/after_training.py; docs/after-training.md) ---------
 # The key-retrieval task of the training page, trained with AdamW.
 AFTER_SEEDS = (0, 1, 2)

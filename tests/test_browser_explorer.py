@@ -12,7 +12,7 @@ import re
 
 import numpy as np
 import pytest
-from browser_support import HANGUL, localized, scheme, screenshot
+from browser_support import HANGUL, blocking_violations, localized, scheme, screenshot
 from site_build import LANGS
 
 from attention_explained import explorer
@@ -245,7 +245,13 @@ def test_range_inputs_validate_and_allow_a_non_zero_mean(server, open_session, l
     assert not error.is_visible()
     assert page.get_attribute("#ae-explorer-min", "aria-invalid") == "false"
     page.check("#ae-explorer-scale-unit")
-    assert "σ⁴ + 2μ²σ²" in page.locator("#ae-explorer-divisor").inner_text()
+    divisor = page.locator("#ae-explorer-divisor").inner_text()
+    assert "σ⁴ + 2μ²σ²" in divisor
+    # The divisor gives the pooled logits unit variance; one row's softmax sees the variance
+    # across its keys, σ²(σ² + μ²)d_k / (d_k(σ⁴ + 2μ²σ²)) = 0.75 · 1 / 0.9375 for [−1, 2].
+    mu, var = 0.5, 0.75
+    row = var * (var + mu**2) / (var**2 + 2 * mu**2 * var)
+    assert "σ²(σ²+μ²)dₖ" in divisor and divisor.endswith(f"= {row:.3f}"), divisor
     current = state(page)
     assert (current["minval"], current["maxval"]) == (-1.0, 2.0)
     py = explorer.statistics(current["seed"], current["dim"], current["length"], "unit", -1.0, 2.0)
@@ -303,4 +309,277 @@ def test_other_pages_are_left_alone(server, open_session, lang):
     page.goto(server.url(localized("saturation/", lang)), wait_until="networkidle")
     assert page.evaluate("() => typeof window.aeExplorer") == "undefined"
     assert page.evaluate("() => document.querySelectorAll('.ae-explorer').length") == 0
+    session.assert_clean()
+
+
+# --------------------------------------------------------- your own vectors: the one-row view
+
+ROW = "ae-row"
+FLOAT32_EPS = 2.0**-23  # float32 precision: the JS must agree with the package to this
+ROW_FIELDS = ("logits", "weights", "p1p", "entropy", "jacobian_fro")
+
+
+def row_ready(page):
+    page.wait_for_function("() => window.aeRow && aeRow.state.result")
+
+
+def row_state(page) -> dict:
+    return page.evaluate("() => JSON.parse(JSON.stringify(aeRow.state))")
+
+
+def agree_to_float32(js, py, where: str):
+    js, py = np.atleast_1d(np.asarray(js, float)), np.atleast_1d(np.asarray(py, float))
+    assert js.shape == py.shape, where
+    # Relative to float32's epsilon; numbers below 1e-30 (a weight that underflows) by size.
+    scale = np.maximum(np.abs(py), 1e-30)
+    worst = float(np.max(np.abs(js - py) / scale))
+    assert worst <= FLOAT32_EPS, f"{where}: relative error {worst:.1e}"
+
+
+def js_format(x: float) -> str:
+    """The page's format(): 3 decimals; 1 decimal from 100; exponent form below 1e-3."""
+    if x == 0:
+        return "0"
+    if abs(x) < 1e-3 or abs(x) >= 1e5:
+        mantissa, exponent = f"{x:.2e}".split("e")
+        return f"{mantissa}e{int(exponent):+d}".replace("e+", "e+")
+    return f"{x:.1f}" if abs(x) >= 100 else f"{x:.3f}"
+
+
+def as_text(case: dict) -> str:
+    rows = [[v] for v in case["logits"]] if "logits" in case else [case["query"], *case["keys"]]
+    return "\n".join(", ".join(repr(v) for v in row) for row in rows)
+
+
+def test_own_vectors_agree_with_the_package_to_float32(server, open_session):
+    """The fixed inputs of settings.EXPLORER_VECTOR_INPUTS, through the page's functions and
+    through its text box; the expected values come from attention_explained.explorer."""
+    session, page = open_explorer(server, open_session, "en")
+    row_ready(page)
+    for case in explorer.vector_cases():
+        given, expected = case["input"], case["expected"]
+        parsed = page.evaluate(
+            "([t, m]) => aeRow.parse(t, m)",
+            [as_text(given), "logits" if "logits" in given else "vectors"],
+        )
+        if "logits" in given:
+            assert parsed == {"logits": given["logits"]}
+            js = page.evaluate(
+                "([l, d, m]) => aeRow.logitStatistics(l, d, m)",
+                [parsed["logits"], given["dim"], given["repeat"]],
+            )
+        else:
+            assert parsed == {"query": given["query"], "keys": given["keys"]}
+            js = page.evaluate(
+                "([q, k, m]) => aeRow.vectorStatistics(q, k, m)",
+                [parsed["query"], parsed["keys"], given["repeat"]],
+            )
+        assert js["dim"] == expected["dim"]
+        agree_to_float32(js["raw"], expected["raw"], f"{given}: raw")
+        for scale in explorer.ROW_SCALES:
+            for field in ROW_FIELDS:
+                where = f"{given}: {scale} {field}"
+                agree_to_float32(js[scale][field], expected[scale][field], where)
+    session.assert_clean()
+
+
+def set_repeat(page, repeat: int):
+    page.locator(f"#{ROW}-repeat").focus()
+    page.keyboard.press("Home")
+    for _ in range(explorer.REPEATS.index(repeat)):
+        page.keyboard.press("ArrowRight")
+    assert row_state(page)["repeat"] == repeat
+
+
+def shown_row(page) -> dict:
+    """What the tables display: per scaling the weights, the entropy and ‖J‖_F."""
+    return page.evaluate(
+        """() => Object.fromEntries(['none', 'sqrt', 'dk'].map(s => [s, {
+            weights: [...document.querySelectorAll(`#ae-row [data-weight="${s}"]`)]
+                .map(e => Number(e.textContent)),
+            entropy: Number(document.querySelector(`#ae-row [data-entropy="${s}"]`).textContent),
+            jacobian_fro: Number(
+                document.querySelector(`#ae-row [data-jacobian="${s}"]`).textContent),
+        }]))"""
+    )
+
+
+def assert_shows(page, expected: dict):
+    """The page displays the package's numbers at the digits it prints them with."""
+    shown = shown_row(page)
+    for scale in explorer.ROW_SCALES:
+        for field in ("weights", "entropy", "jacobian_fro"):
+            want = np.atleast_1d(expected[scale][field])
+            got = np.atleast_1d(shown[scale][field])
+            # format(): 3 decimals, or 3 significant digits in exponent form below 1e-3
+            assert got == pytest.approx(want, rel=5e-3, abs=5e-4), (scale, field)
+
+
+PASTED = "0.5, -1.2, 2, 0.3, 1\n1, 0, 1, 0, 1\n-0.5  1  1.5  0  0\n[2, -2, 0, 1, 0.5]\n"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_pasted_vectors_show_their_row_scale_up_and_come_back_from_the_url(
+    server, open_session, lang
+):
+    session, page = open_explorer(server, open_session, lang)
+    row_ready(page)
+    page.fill(f"#{ROW}-input", PASTED)
+    query = [0.5, -1.2, 2.0, 0.3, 1.0]
+    keys = [[1.0, 0.0, 1.0, 0.0, 1.0], [-0.5, 1.0, 1.5, 0.0, 0.0], [2.0, -2.0, 0.0, 1.0, 0.5]]
+    assert_shows(page, explorer.vector_statistics(query, keys, 1))
+    assert row_state(page)["result"]["dim"] == 5
+
+    # Scale up: the reader's own row saturates unscaled, ÷√dₖ slows it, ÷dₖ holds it.
+    one = shown_row(page)
+    set_repeat(page, 16)
+    wide = explorer.vector_statistics(query, keys, 16)
+    assert_shows(page, wide)
+    sixteen = shown_row(page)
+    assert sixteen["none"]["entropy"] < 0.01 < one["none"]["entropy"]
+    assert sixteen["sqrt"]["entropy"] < one["sqrt"]["entropy"]
+    assert sixteen["dk"] == one["dk"]
+    value = page.locator(f"label[for='{ROW}-repeat'] output").inner_text()
+    assert value == "×16 (dₖ = 80)", value
+
+    # The entropy curve follows the slider: its dots sit on the marker, at the shown entropy.
+    marker = page.evaluate(
+        """() => { const c = document.querySelector('#ae-row-curve');
+            return { now: Number(c.querySelector('.ae-row__now').getAttribute('x1')),
+                     dots: [...c.querySelectorAll('.ae-row__dot')]
+                        .map(d => Number(d.getAttribute('cx'))) }; }"""
+    )
+    assert marker["dots"] == [marker["now"]] * 3
+    assert marker["now"] > 0.8 * page.evaluate(
+        "() => document.querySelector('#ae-row-curve').viewBox.baseVal.width"
+    )
+    # Its text alternative carries the numbers, in the page's language.
+    label = page.get_attribute(f"#{ROW}-curve", "aria-label")
+    assert "dₖ = 80): " in label and f"{wide['dk']['entropy']:.3f}" in label, label
+    assert bool(HANGUL.search(label)) == (lang == "ko"), label
+    # Announced once the slider is at rest (an earlier announcement may be of the ×1 row).
+    page.wait_for_function(
+        "t => document.querySelector('#ae-row-announce').textContent.startsWith(t)",
+        arg="dₖ = 80. ",
+    )
+    spoken = page.locator(f"#{ROW}-announce").inner_text()
+    for scale in explorer.ROW_SCALES:
+        assert js_format(wide[scale]["entropy"]) in spoken, (scale, spoken)
+
+    # Shared through the URL: a fresh tab on the address shows the same input and row.
+    url = page.url
+    assert "row=" in url and "x=16" in url, url
+    other = open_session()
+    other.page.goto(url, wait_until="networkidle")
+    other.page.wait_for_function("() => window.aeRow && aeRow.state.result")
+    assert other.page.evaluate("() => aeRow.state.repeat") == 16
+    assert other.page.evaluate("() => aeRow.state.parsed") == {"query": query, "keys": keys}
+    assert_shows(other.page, wide)
+    assert page.get_attribute(f"#{ROW}-link", "href").endswith(url.split("/explorer/", 1)[1])
+    screenshot(page, lang, "explorer-own-vectors")
+    other.assert_clean()
+    session.assert_clean()
+
+
+BAD_INPUTS = [
+    # (mode, text, what the Korean message contains, what the English one contains)
+    ("vectors", "", "비어 있습니다", "is empty"),
+    (
+        "vectors",
+        "1, 2, 3\n1, 2\n4, 5, 6",
+        "2번째 줄(키)에 수가 2개",
+        "Line 2 (a key) has 2 numbers",
+    ),
+    ("vectors", "1, 2\n3, x4", "2번째 줄의 2번째 항목 'x4'", "Line 2, item 2: 'x4'"),
+    ("vectors", "1, 2\n3, 가나", "2번째 줄의 2번째 항목 '가나'", "Line 2, item 2: '가나'"),
+    ("vectors", "1, 2\n3, 2e7", "2번째 줄의 2번째 수 2e7", "Line 2, number 2: 2e7"),
+    ("vectors", "1, 2, 3", "쿼리만 있습니다", "only a query"),
+    ("vectors", "\n".join(["1, 2"] * 18), "키가 17개", "17 keys"),
+    ("vectors", ", ".join(["1"] * 257) + "\n1", "1번째 줄에 수가 257개", "Line 1 has 257"),
+    ("logits", "1\n2, 3", "2번째 줄에 수가 2개", "Line 2 has 2 numbers"),
+]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_bad_input_says_what_and_where_and_keeps_the_last_result(server, open_session, lang):
+    session, page = open_explorer(server, open_session, lang)
+    row_ready(page)
+    error = page.locator(f"#{ROW}-error")
+    assert error.get_attribute("aria-live") == "polite"
+    assert not error.is_visible()
+    for mode, text, ko, en in BAD_INPUTS:
+        page.check(f"#{ROW}-mode-{mode}")
+        before = (row_state(page)["result"], shown_row(page))
+        # fill() then a key: Hangul goes in as one text edit, then a real key event follows.
+        page.fill(f"#{ROW}-input", text)
+        page.locator(f"#{ROW}-input").press("End")
+        assert error.is_visible(), text
+        message = error.inner_text()
+        assert (ko if lang == "ko" else en) in message, (text, message)
+        assert bool(HANGUL.search(message.replace("가나", ""))) == (lang == "ko"), message
+        assert page.get_attribute(f"#{ROW}-input", "aria-invalid") == "true"
+        assert (row_state(page)["result"], shown_row(page)) == before, "the last result changed"
+    # A bad head dimension for bare logits names dₖ and its range.
+    page.check(f"#{ROW}-mode-logits")
+    page.fill(f"#{ROW}-input", "1\n2")
+    page.fill(f"#{ROW}-dk", "0")
+    assert "dₖ" in error.inner_text() and "4096" in error.inner_text()
+    assert page.get_attribute(f"#{ROW}-dk", "aria-invalid") == "true"
+    page.fill(f"#{ROW}-dk", "64")
+    assert not error.is_visible()
+    assert row_state(page)["result"]["dim"] == 64
+    page.evaluate("() => document.querySelector('#ae-row').scrollIntoView()")
+    screenshot(page, lang, "explorer-own-vectors-fixed")
+    session.assert_clean()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_bad_shared_url_shows_its_message_over_the_default_row(server, open_session, lang):
+    session = open_session()
+    page = session.page
+    url = server.url(localized(PAGE, lang)) + "?row=1,2;3,zz&x=4"
+    page.goto(url, wait_until="networkidle")
+    row_ready(page)
+    message = page.locator(f"#{ROW}-error").inner_text()
+    assert ("2번째 줄" in message) if lang == "ko" else ("Line 2, item 2: 'zz'" in message)
+    default = explorer.vector_statistics(
+        [1.0, 2.0, -1.0, 0.5],
+        [[1.0, 1.0, 0.0, 0.0], [0.0, 2.0, -1.0, 1.0], [-1.0, 0.0, 1.0, 2.0], [2.0, -1.0, 0.0, 1.0]],
+        1,
+    )
+    assert_shows(page, default)
+    session.assert_clean()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_one_row_view_is_accessible_and_fits_a_phone(server, open_session, axe, lang):
+    session = open_session("dark", viewport={"width": 390, "height": 844})
+    page = session.page
+    page.goto(
+        server.url(localized(PAGE, lang)) + "?row=1,2;0,1;3,-1;2,2&x=4", wait_until="networkidle"
+    )
+    row_ready(page)
+    page.wait_for_function("() => window.aeExplorer && aeExplorer.state.selfCheck")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    # Three tables, one per scaling, captioned in the page's language: the numbers for
+    # everyone; the bars, drawn for the eye, are hidden from screen readers.
+    captions = page.locator(f"#{ROW} table caption").all_inner_texts()
+    assert len(captions) == 3 and captions[1:] == ["÷√dₖ", "÷dₖ"], captions
+    assert bool(HANGUL.search(captions[0])) == (lang == "ko"), captions
+    assert page.get_attribute(f"#{ROW} .ae-row__bars", "aria-hidden") == "true"
+    assert page.get_attribute(f"#{ROW}-curve", "role") == "img"
+    # Keyboard: the controls in reading order, each with a visible focus ring.
+    page.locator(f"#{ROW}-mode-vectors").focus()
+    order = []
+    for _ in range(4):
+        page.keyboard.press("Tab")
+        order.append(page.evaluate("() => document.activeElement.id"))
+    assert order == [f"{ROW}-input", f"{ROW}-repeat", f"{ROW}-link", order[3]], order
+    page.locator(f"#{ROW}-repeat").focus()
+    page.keyboard.press("ArrowRight")
+    assert row_state(page)["repeat"] == 8
+    problems = blocking_violations(axe, page)
+    assert not problems, "\n".join(problems)
+    page.evaluate("() => document.querySelector('#ae-row').scrollIntoView()")
+    screenshot(page, lang, "phone-explorer-own-vectors-dark")
     session.assert_clean()

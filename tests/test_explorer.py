@@ -6,6 +6,7 @@ The browser side is checked against these functions in tests/test_browser_explor
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -210,3 +211,114 @@ def test_bad_inputs_name_the_argument(change, error, name):
         sample_args = {k: v for k, v in {**GOOD, **change}.items() if k != "scale"}
         with pytest.raises(error, match=name):
             explorer.sample(**sample_args)
+
+
+# --------------------------------------------------------------------- the reader's own vectors
+
+QUERY = [1.0, 2.0, -1.0, 0.5]
+KEYS = [[1.0, 1.0, 0.0, 0.0], [0.0, 2.0, -1.0, 1.0], [-1.0, 0.0, 1.0, 2.0]]
+
+
+def plain_row(z: list[float]) -> dict:
+    """Softmax of one row in plain Python lists, ‖J‖_F from J's entries (the closed form
+    √(Σp² − 2Σp³ + (Σp²)²) cancels for a nearly one-hot row)."""
+    top = max(z)
+    e = [math.exp(v - top) for v in z]
+    p = [v / sum(e) for v in e]
+    squares = sum(
+        ((a if i == j else 0.0) - a * b) ** 2 for i, a in enumerate(p) for j, b in enumerate(p)
+    )
+    return {
+        "weights": p,
+        "p1p": [v * (1 - v) for v in p],
+        "entropy": -sum(v * math.log(v) for v in p if v > 0),
+        "jacobian_fro": math.sqrt(squares),
+    }
+
+
+@pytest.mark.parametrize("repeat", explorer.REPEATS)
+def test_repeating_the_vectors_multiplies_q_dot_k_and_dk_by_the_repeat(repeat):
+    got = explorer.vector_statistics(QUERY, KEYS, repeat)
+    dots = [sum(q * k for q, k in zip(QUERY, key, strict=True)) for key in KEYS]
+    assert got["dim"] == repeat * len(QUERY)
+    assert got["raw"] == [repeat * v for v in dots]
+    dim = got["dim"]
+    for scale, factor in (("none", 1.0), ("sqrt", 1 / math.sqrt(dim)), ("dk", 1 / dim)):
+        z = [v * repeat * factor for v in dots]
+        assert got[scale]["logits"] == pytest.approx(z, rel=1e-15)
+        expected = plain_row(z)
+        for name, value in expected.items():
+            assert got[scale][name] == pytest.approx(value, rel=1e-9, abs=1e-15), (scale, name)
+
+
+def test_repeats_saturate_the_raw_row_grow_sqrt_by_root_m_and_leave_dk_unchanged():
+    """Copies are perfectly correlated: q·k grows like d_k, so only ÷d_k holds the row."""
+    one, wide = (explorer.vector_statistics(QUERY, KEYS, m) for m in (1, 16))
+    assert wide["dk"] == one["dk"]
+    assert wide["sqrt"]["logits"] == pytest.approx([4 * z for z in one["sqrt"]["logits"]])
+    assert wide["none"]["entropy"] < 1e-9 < one["none"]["entropy"]
+    assert wide["sqrt"]["entropy"] < 0.25 * one["sqrt"]["entropy"]
+
+
+def test_bare_logits_repeat_like_vectors_of_width_one():
+    logits = [2.0, -1.0, 0.5]
+    for repeat in explorer.REPEATS:
+        bare = explorer.logit_statistics(logits, 1, repeat)
+        vectors = explorer.vector_statistics([1.0], [[v] for v in logits], repeat)
+        assert bare == vectors
+
+
+def test_vector_cases_are_the_settings_inputs_with_the_package_answers():
+    cases = explorer.vector_cases()
+    assert [case["input"] for case in cases] == explorer.VECTOR_INPUTS
+    assert {case["input"]["repeat"] for case in cases} >= {1, 16}
+    assert any("logits" in case["input"] for case in cases)
+    assert any(len(case["input"].get("query", [])) == explorer.MAX_WIDTH for case in cases)
+    for case in cases:
+        assert case["expected"]["none"]["weights"]  # not empty
+
+
+BAD_ROWS = [
+    (([], KEYS, 1), ValueError, "query"),
+    ((QUERY, [], 1), ValueError, "keys"),
+    ((QUERY, [[1.0, 2.0]], 1), ValueError, "key 1 has 2 numbers; the query has 4"),
+    ((QUERY, [QUERY] * (explorer.MAX_KEYS + 1), 1), ValueError, "keys"),
+    (([1.0] * (explorer.MAX_WIDTH + 1), [[1.0]], 1), ValueError, "query"),
+    ((QUERY, [[1.0, math.nan, 0.0, 0.0]], 1), ValueError, "key 1"),
+    ((QUERY, [[1.0, 2e6, 0.0, 0.0]], 1), ValueError, "key 1"),
+    ((QUERY, KEYS, 3), ValueError, "repeat"),
+    ((QUERY, KEYS, 32), ValueError, "repeat"),
+    (("1 2", KEYS, 1), TypeError, "query"),
+]
+
+
+@pytest.mark.parametrize(("args", "error", "message"), BAD_ROWS)
+def test_bad_vectors_name_what_is_wrong(args, error, message):
+    with pytest.raises(error, match=re.escape(message)):
+        explorer.vector_statistics(*args)
+
+
+def test_bad_bare_logits_name_what_is_wrong():
+    with pytest.raises(ValueError, match="dim"):
+        explorer.logit_statistics([1.0, 2.0], 0)
+    with pytest.raises(ValueError, match="logits"):
+        explorer.logit_statistics([1.0] * (explorer.MAX_KEYS + 1), 8)
+
+
+@pytest.mark.parametrize(("low", "high"), [(-1.0, 2.0), (0.5, 1.5)])
+def test_a_row_sees_less_variance_than_the_pooled_logits_when_the_mean_is_not_zero(low, high):
+    """The "unit" divisor makes the pooled variance d(σ⁴ + 2μ²σ²) one; the softmax of a row is
+    shift-invariant and sees the variance across keys, σ²(σ² + μ²)d on average."""
+    dim, length = 256, 64
+    mu, var = (low + high) / 2, (high - low) ** 2 / 12
+    pooled, within = [], []
+    for seed in range(6):
+        queries, keys = explorer.sample(seed, dim, length, low, high)
+        logits = queries @ keys.T
+        pooled.append(logits.var())
+        within.append(logits.var(axis=1).mean())
+    pooled_theory, within_theory = dim * (var**2 + 2 * mu**2 * var), dim * var * (var + mu**2)
+    assert within_theory < pooled_theory
+    assert np.mean(pooled) == pytest.approx(pooled_theory, rel=0.1)
+    assert np.mean(within) == pytest.approx(within_theory, rel=0.1)
+    assert max(within) < min(pooled)

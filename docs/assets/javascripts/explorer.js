@@ -35,7 +35,7 @@
       scale: "스케일링",
       scaleNone: "없음 (q·k 그대로)",
       scaleSqrt: "÷√" + DK,
-      scaleUnit: "÷σ²√" + DK + " (분산 1)",
+      scaleUnit: "÷σ²√" + DK + " (로짓 전체의 분산 1)",
       range: "성분의 범위 uniform[최솟값, 최댓값]",
       min: "최솟값",
       max: "최댓값",
@@ -46,6 +46,7 @@
       newSample: "새 표본",
       divisor: "로짓을 나누는 값",
       meanNonZero: "평균이 0이 아니므로",
+      rowVariance: "한 행의 키 사이 분산은 평균 σ²(σ²+μ²)" + DK + " ÷ (나누는 값)² = ",
       heatmap: "소프트맥스 가중치 (행: 쿼리, 열: 키)",
       heatmapLabel: function (n, s) {
         return n + "×" + n + " 소프트맥스 가중치 히트맵. 행 최대 가중치 평균 " + s + ".";
@@ -57,7 +58,7 @@
       maxWeightRef: "균등하면 1/n",
       jacobian: "‖J‖_F 평균 (소프트맥스 야코비안)",
       jacobianRef: "균등하면 √(n−1)/n",
-      logitStd: "로짓 표준편차",
+      logitStd: "로짓 표준편차 (전체)",
       logitStdRef: "이론값",
       timing: function (ms, n, d) {
         return "마지막 갱신 " + ms + " ms (n = " + n + ", " + DK + " = " + d + ")";
@@ -86,7 +87,7 @@
       scale: "Scaling",
       scaleNone: "none (raw q·k)",
       scaleSqrt: "÷√" + DK,
-      scaleUnit: "÷σ²√" + DK + " (unit variance)",
+      scaleUnit: "÷σ²√" + DK + " (unit variance, all logits pooled)",
       range: "Component range uniform[min, max]",
       min: "min",
       max: "max",
@@ -97,6 +98,8 @@
       newSample: "New sample",
       divisor: "Logits divided by",
       meanNonZero: "the mean is not zero",
+      rowVariance: "within a row, across its keys, the variance is σ²(σ²+μ²)" + DK +
+        " / divisor² = ",
       heatmap: "Softmax weights (rows: queries, columns: keys)",
       heatmapLabel: function (n, s) {
         return n + "×" + n + " heatmap of softmax weights. Mean row max weight " + s + ".";
@@ -108,7 +111,7 @@
       maxWeightRef: "uniform: 1/n",
       jacobian: "Mean ‖J‖_F (softmax Jacobian)",
       jacobianRef: "uniform: √(n−1)/n",
-      logitStd: "Logit std",
+      logitStd: "Logit std (all pooled)",
       logitStdRef: "theory",
       timing: function (ms, n, d) {
         return "Last update " + ms + " ms (n = " + n + ", " + DK + " = " + d + ")";
@@ -648,7 +651,12 @@
         unit: m[0] === 0 ? "σ²√" + DK : "√(" + DK + "(σ⁴ + 2μ²σ²))" };
       var text = t.divisor + ": " + formula[state.scale];
       if (state.scale !== "none") text += " = " + format(divisor);
-      if (state.scale === "unit" && m[0] !== 0) text += " (" + t.meanNonZero + ")";
+      if (state.scale === "unit" && m[0] !== 0) {
+        // The divisor sets the pooled variance d(σ⁴ + 2μ²σ²) to 1; a row's softmax sees only
+        // the variance across its keys, σ²(σ² + μ²)d on average, which is smaller.
+        var rowVariance = (m[1] * (m[1] + m[0] * m[0]) * state.dim) / (divisor * divisor);
+        text += " (" + t.meanNonZero + "); " + t.rowVariance + format(rowVariance);
+      }
       divisorOut.textContent = text;
     }
 
@@ -782,6 +790,676 @@
 
   if (window.document$ && typeof window.document$.subscribe === "function") {
     window.document$.subscribe(init); // Material's instant navigation, if ever enabled
+  } else if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", init);
+  } else {
+    init();
+  }
+})();
+
+/* Your own vectors, one row (`.ae-row`): a query and a few keys, or bare logits q·k, typed or
+ * pasted by the reader. Reproduces attention_explained/explorer.py's vector_statistics and
+ * logit_statistics: the vectors repeated end to end ("scale up", d_k = repeat · width), the row
+ * of logits scaled by 1, 1/√d_k and 1/d_k, and per scaling the weights, p(1−p), the entropy
+ * and ‖J‖_F, in float64. The input lives in the URL's query string (?row=…), so a link shares it.
+ */
+(function () {
+  "use strict";
+
+  var MAX_KEYS = 16;
+  var MAX_WIDTH = 256;
+  var MAX_ABS = 1e6;
+  var MAX_DIM = 4096;
+  var REPEATS = [1, 2, 4, 8, 16];
+  var SCALES = ["none", "sqrt", "dk"];
+  var ANNOUNCE_DELAY_MS = 700;
+  var DK = "dₖ";
+  var DEFAULT_VECTORS = "1, 2, -1, 0.5\n1, 1, 0, 0\n0, 2, -1, 1\n-1, 0, 1, 2\n2, -1, 0, 1";
+  var DEFAULT_LOGITS = "3\n5.5\n-1\n0.5";
+  var NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+  var STRINGS = {
+    ko: {
+      widget: "내 벡터로 보는 한 행",
+      mode: "입력 방식",
+      modeVectors: "쿼리와 키 벡터",
+      modeLogits: "로짓만 (키마다 q·k 하나)",
+      input: "입력",
+      hintVectors: "한 줄에 벡터 하나: 첫 줄은 쿼리, 다음 줄부터 키입니다. 수는 쉼표나 공백으로 " +
+        "구분합니다. 키는 " + MAX_KEYS + "개까지, 벡터 하나에 수 " + MAX_WIDTH + "개까지.",
+      hintLogits: "한 줄에 키 하나의 스케일링 전 로짓 q·k. 키는 " + MAX_KEYS + "개까지.",
+      dk: "이 로짓을 만든 헤드 차원 " + DK,
+      repeat: "늘리기: 벡터를 이어 붙인 횟수",
+      repeatValue: function (m, d) { return "×" + m + " (" + DK + " = " + d + ")"; },
+      link: "이 입력의 링크",
+      scaleNone: "스케일링 없음",
+      scaleSqrt: "÷√" + DK,
+      scaleDk: "÷" + DK,
+      key: "키",
+      logit: "로짓",
+      weight: "가중치 p",
+      p1p: "p(1−p)",
+      entropy: "엔트로피 (내트)",
+      jacobian: "‖J‖_F",
+      raw: "스케일링 전 로짓 q·k",
+      bars: "키별 가중치: 세 스케일링을 나란히",
+      curve: "엔트로피와 " + DK + ": 벡터를 이어 붙일수록",
+      curveX: DK,
+      curveY: "엔트로피 (내트)",
+      logN: "log n",
+      curveLabel: function (parts) {
+        return "엔트로피와 헤드 차원의 그래프. " + parts.join(" ");
+      },
+      curvePart: function (m, d, values) {
+        return "×" + m + " (" + DK + " = " + d + "): " + values + ".";
+      },
+      summary: function (d, parts) {
+        return DK + " = " + d + ". 엔트로피: " + parts + ".";
+      },
+      errors: {
+        empty: "입력이 비어 있습니다. 첫 줄에 쿼리, 다음 줄부터 키를 넣어 주세요.",
+        emptyLogits: "입력이 비어 있습니다. 한 줄에 로짓을 하나씩 넣어 주세요.",
+        number: function (e) {
+          return e.line + "번째 줄의 " + e.item + "번째 항목 '" + e.token + "'은(는) 수가 아닙니다.";
+        },
+        big: function (e) {
+          return e.line + "번째 줄의 " + e.item + "번째 수 " + e.token + "이(가) 너무 큽니다. " +
+            "절댓값이 " + MAX_ABS.toExponential(0) + " 이하여야 합니다.";
+        },
+        wide: function (e) {
+          return e.line + "번째 줄에 수가 " + e.count + "개 있습니다. 벡터 하나에 " + MAX_WIDTH +
+            "개까지 넣을 수 있습니다.";
+        },
+        mismatch: function (e) {
+          return e.line + "번째 줄(키)에 수가 " + e.count + "개 있는데 쿼리(" + e.queryLine +
+            "번째 줄)에는 " + e.width + "개 있습니다. 길이가 같아야 합니다.";
+        },
+        noKeys: "쿼리만 있습니다. 다음 줄에 키를 하나 이상 넣어 주세요.",
+        tooMany: function (e) {
+          return "키가 " + e.count + "개입니다. " + MAX_KEYS + "개까지 넣을 수 있습니다.";
+        },
+        perLine: function (e) {
+          return e.line + "번째 줄에 수가 " + e.count + "개 있습니다. 로짓만 넣을 때는 한 줄에 " +
+            "키 하나의 로짓 하나만 씁니다.";
+        },
+        dk: DK + "는 1에서 " + MAX_DIM + " 사이의 정수여야 합니다.",
+        stale: "고칠 때까지는 마지막으로 올바르게 입력한 값의 결과를 보여 줍니다.",
+      },
+    },
+    en: {
+      widget: "One row from your own vectors",
+      mode: "Input",
+      modeVectors: "Query and key vectors",
+      modeLogits: "Logits only (one q·k per key)",
+      input: "Your input",
+      hintVectors: "One vector a line: the query first, then the keys. Separate the numbers " +
+        "with commas or spaces. Up to " + MAX_KEYS + " keys and " + MAX_WIDTH +
+        " numbers a vector.",
+      hintLogits: "One key a line: its logit q·k before scaling. Up to " + MAX_KEYS + " keys.",
+      dk: "Head dimension " + DK + " these logits came from",
+      repeat: "Scale up: copies of each vector, end to end",
+      repeatValue: function (m, d) { return "×" + m + " (" + DK + " = " + d + ")"; },
+      link: "Link to this input",
+      scaleNone: "No scaling",
+      scaleSqrt: "÷√" + DK,
+      scaleDk: "÷" + DK,
+      key: "Key",
+      logit: "Logit",
+      weight: "Weight p",
+      p1p: "p(1−p)",
+      entropy: "Entropy (nats)",
+      jacobian: "‖J‖_F",
+      raw: "Logit before scaling q·k",
+      bars: "Weight of each key: the three scalings side by side",
+      curve: "Entropy against " + DK + " as the vectors are repeated",
+      curveX: DK,
+      curveY: "entropy (nats)",
+      logN: "log n",
+      curveLabel: function (parts) {
+        return "Graph of the entropy against the head dimension. " + parts.join(" ");
+      },
+      curvePart: function (m, d, values) {
+        return "×" + m + " (" + DK + " = " + d + "): " + values + ".";
+      },
+      summary: function (d, parts) {
+        return DK + " = " + d + ". Entropy: " + parts + ".";
+      },
+      errors: {
+        empty: "The input is empty. Put the query on the first line and the keys below it.",
+        emptyLogits: "The input is empty. Put one logit a line.",
+        number: function (e) {
+          return "Line " + e.line + ", item " + e.item + ": '" + e.token + "' is not a number.";
+        },
+        big: function (e) {
+          return "Line " + e.line + ", number " + e.item + ": " + e.token + " is too large; " +
+            "each number must lie between −" + MAX_ABS.toExponential(0) + " and " +
+            MAX_ABS.toExponential(0) + ".";
+        },
+        wide: function (e) {
+          return "Line " + e.line + " has " + e.count + " numbers; a vector holds at most " +
+            MAX_WIDTH + ".";
+        },
+        mismatch: function (e) {
+          return "Line " + e.line + " (a key) has " + e.count + " numbers, but the query (line " +
+            e.queryLine + ") has " + e.width + ". They must have the same length.";
+        },
+        noKeys: "There is only a query: add at least one key on the next line.",
+        tooMany: function (e) {
+          return e.count + " keys: at most " + MAX_KEYS + " are allowed.";
+        },
+        perLine: function (e) {
+          return "Line " + e.line + " has " + e.count + " numbers; with logits only, each line " +
+            "holds one key's logit.";
+        },
+        dk: DK + " must be a whole number from 1 to " + MAX_DIM + ".",
+        stale: "Until it is fixed, the results are those of the last valid input.",
+      },
+    },
+  };
+
+  // ------------------------------------------------------------------------- the math
+
+  /** The reader's text as numbers: {query, keys} or {logits}, or {error: {code, line, …}}. */
+  function parse(text, mode) {
+    var lines = String(text).replace(/\r\n?/g, "\n").split("\n");
+    var rows = [];
+    for (var l = 0; l < lines.length; l++) {
+      var cleaned = lines[l].replace(/[−–]/g, "-").replace(/[[\]()]/g, " ").trim();
+      if (!cleaned) continue;
+      var tokens = cleaned.split(/[\s,;，、]+/).filter(function (t) { return t !== ""; });
+      if (!tokens.length) continue;
+      var values = [];
+      for (var i = 0; i < tokens.length; i++) {
+        var where = { line: l + 1, item: i + 1, token: tokens[i] };
+        if (!NUMBER.test(tokens[i])) return { error: Object.assign({ code: "number" }, where) };
+        var value = parseFloat(tokens[i]);
+        if (!(Math.abs(value) <= MAX_ABS)) return { error: Object.assign({ code: "big" }, where) };
+        values.push(value + 0); // -0 is 0
+      }
+      rows.push({ line: l + 1, values: values });
+    }
+    if (mode === "logits") {
+      if (!rows.length) return { error: { code: "emptyLogits" } };
+      for (var r = 0; r < rows.length; r++) {
+        if (rows[r].values.length !== 1) {
+          return { error: { code: "perLine", line: rows[r].line, count: rows[r].values.length } };
+        }
+      }
+      if (rows.length > MAX_KEYS) return { error: { code: "tooMany", count: rows.length } };
+      return { logits: rows.map(function (row) { return row.values[0]; }) };
+    }
+    if (!rows.length) return { error: { code: "empty" } };
+    var query = rows[0];
+    if (query.values.length > MAX_WIDTH) {
+      return { error: { code: "wide", line: query.line, count: query.values.length } };
+    }
+    if (rows.length === 1) return { error: { code: "noKeys" } };
+    for (var k = 1; k < rows.length; k++) {
+      if (rows[k].values.length !== query.values.length) {
+        return { error: { code: "mismatch", line: rows[k].line, count: rows[k].values.length,
+          queryLine: query.line, width: query.values.length } };
+      }
+    }
+    if (rows.length - 1 > MAX_KEYS) return { error: { code: "tooMany", count: rows.length - 1 } };
+    return { query: query.values, keys: rows.slice(1).map(function (row) { return row.values; }) };
+  }
+
+  function checkRepeat(repeat) {
+    if (REPEATS.indexOf(repeat) < 0) {
+      throw new RangeError("repeat must be one of " + REPEATS.join(", ") + ", got " + repeat);
+    }
+  }
+
+  /** Per scaling: logits, weights, p(1−p), entropy and ‖J‖_F (entry by entry) of one row. */
+  function rowStatistics(raw, dim) {
+    var factors = { none: 1, sqrt: 1 / Math.sqrt(dim), dk: 1 / dim };
+    var out = {};
+    SCALES.forEach(function (scale) {
+      var z = raw.map(function (v) { return v * factors[scale]; });
+      var top = Math.max.apply(null, z);
+      var e = z.map(function (v) { return Math.exp(v - top); });
+      var sum = e.reduce(function (a, b) { return a + b; }, 0);
+      var p = e.map(function (v) { return v / sum; });
+      var h = 0;
+      var fro = 0;
+      for (var j = 0; j < p.length; j++) {
+        if (p[j] > 0) h -= p[j] * Math.log(p[j]);
+        for (var k = 0; k < p.length; k++) {
+          var v = (j === k ? p[j] : 0) - p[j] * p[k];
+          fro += v * v;
+        }
+      }
+      out[scale] = {
+        logits: z,
+        weights: p,
+        p1p: p.map(function (v) { return v * (1 - v); }),
+        entropy: h + 0,
+        jacobian_fro: Math.sqrt(fro),
+      };
+    });
+    return out;
+  }
+
+  function withRow(result, raw, dim) {
+    var rows = rowStatistics(raw, dim);
+    result.dim = dim;
+    result.raw = raw;
+    SCALES.forEach(function (scale) { result[scale] = rows[scale]; });
+    return result;
+  }
+
+  /** The package's explorer.vector_statistics: the vectors repeated end to end, then q·k. */
+  function vectorStatistics(query, keys, repeat) {
+    if (repeat === undefined) repeat = 1;
+    checkRepeat(repeat);
+    var width = query.length;
+    var raw = keys.map(function (key) {
+      if (key.length !== width) throw new RangeError("keys must have the query's length");
+      var dot = 0;
+      for (var c = 0; c < repeat * width; c++) dot += query[c % width] * key[c % width];
+      return dot;
+    });
+    return withRow({}, raw, repeat * width);
+  }
+
+  /** The package's explorer.logit_statistics: repeating q and k multiplies q·k and d_k. */
+  function logitStatistics(logits, dim, repeat) {
+    if (repeat === undefined) repeat = 1;
+    checkRepeat(repeat);
+    return withRow({}, logits.map(function (v) { return v * repeat; }), dim * repeat);
+  }
+
+  // ------------------------------------------------------------------------- the widget
+
+  function format(x) {
+    if (!Number.isFinite(x)) return String(x);
+    var abs = Math.abs(x);
+    if (abs === 0) return "0";
+    if (abs < 1e-3 || abs >= 1e5) return x.toExponential(2);
+    if (abs >= 100) return x.toFixed(1);
+    return x.toFixed(3);
+  }
+
+  function el(tag, attrs, children) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (name) {
+      if (name === "text") node.textContent = attrs[name];
+      else node.setAttribute(name, attrs[name]);
+    });
+    (children || []).forEach(function (child) { node.appendChild(child); });
+    return node;
+  }
+
+  var SVG = "http://www.w3.org/2000/svg";
+  function svg(tag, attrs, text) {
+    var node = document.createElementNS(SVG, tag);
+    Object.keys(attrs || {}).forEach(function (name) { node.setAttribute(name, attrs[name]); });
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  /** "‖J‖_F" as the page's math sets it (the heatmap widget's rule). */
+  function rich(text) {
+    var parts = text.split("‖J‖_F");
+    var nodes = [document.createTextNode(parts[0])];
+    for (var i = 1; i < parts.length; i++) {
+      nodes.push(el("span", { class: "ae-explorer__sym" }, [
+        document.createTextNode("‖"), el("i", { text: "J" }), document.createTextNode("‖"),
+      ]));
+      nodes.push(el("sub", { text: "F" }));
+      nodes.push(document.createTextNode(parts[i]));
+    }
+    return nodes;
+  }
+
+  /** The input as a short URL value: numbers joined by ",", lines by ";". */
+  function serialize(parsed) {
+    var rows = parsed.logits ? parsed.logits.map(function (v) { return [v]; })
+      : [parsed.query].concat(parsed.keys);
+    return rows.map(function (row) { return row.map(String).join(","); }).join(";");
+  }
+
+  function build(root) {
+    var lang = (root.getAttribute("data-lang") || document.documentElement.lang || "en")
+      .slice(0, 2).toLowerCase();
+    var t = STRINGS[lang] || STRINGS.en;
+    var uid = root.id || "ae-row";
+    var id = function (name) { return uid + "-" + name; };
+    var scaleName = { none: t.scaleNone, sqrt: t.scaleSqrt, dk: t.scaleDk };
+
+    var state = {
+      mode: "vectors",
+      repeat: 1,
+      dk: 64,
+      valid: true,
+      error: null,
+      result: null,
+      parsed: null,
+      updates: 0,
+      announcements: 0,
+    };
+
+    // Controls.
+    var radios = {};
+    var modeSet = el("fieldset", { class: "ae-explorer__field ae-row__mode" },
+      [el("legend", { text: t.mode })]);
+    [["vectors", t.modeVectors], ["logits", t.modeLogits]].forEach(function (pair) {
+      var radio = el("input", { type: "radio", name: id("mode"), id: id("mode-" + pair[0]),
+        value: pair[0] });
+      radios[pair[0]] = radio;
+      modeSet.appendChild(el("label", { for: radio.id, class: "ae-explorer__radio" },
+        [radio, document.createTextNode(" " + pair[1])]));
+    });
+    var textarea = el("textarea", { id: id("input"), rows: "6", spellcheck: "false",
+      autocomplete: "off", autocapitalize: "off", class: "ae-row__input",
+      "aria-describedby": id("hint") + " " + id("error") });
+    var hint = el("p", { class: "ae-explorer__hint", id: id("hint") });
+    var dkInput = el("input", { type: "number", id: id("dk"), min: "1", max: String(MAX_DIM),
+      step: "1", inputmode: "numeric", "aria-describedby": id("error") });
+    var dkField = el("div", { class: "ae-explorer__field ae-row__dk" }, [
+      el("label", { for: dkInput.id, text: t.dk }), dkInput,
+    ]);
+    var repeatInput = el("input", { type: "range", id: id("repeat"), min: "0",
+      max: String(REPEATS.length - 1), step: "1", value: "0" });
+    var repeatOut = el("output", { for: repeatInput.id, class: "ae-explorer__value" });
+    var error = el("p", { class: "ae-explorer__error", id: id("error"), role: "status",
+      "aria-live": "polite" });
+    var link = el("a", { id: id("link"), class: "ae-row__link", text: t.link });
+
+    var controls = el("div", { class: "ae-row__controls" }, [
+      modeSet,
+      el("div", { class: "ae-explorer__field ae-row__text" }, [
+        el("label", { for: textarea.id, text: t.input }), textarea, hint, error,
+      ]),
+      dkField,
+      el("div", { class: "ae-explorer__field" }, [
+        el("label", { for: repeatInput.id }, [document.createTextNode(t.repeat + " "),
+          repeatOut]),
+        repeatInput,
+      ]),
+      el("p", { class: "ae-row__share" }, [link]),
+    ]);
+
+    // Bars (drawn for the eye; the tables below hold the same numbers for everyone).
+    var bars = el("div", { class: "ae-row__bars", "aria-hidden": "true" });
+    var legend = el("div", { class: "ae-row__legend", "aria-hidden": "true" });
+    SCALES.forEach(function (scale) {
+      legend.appendChild(el("span", { class: "ae-row__swatch ae-row--" + scale },
+        [el("span", { class: "ae-row__chip" }), document.createTextNode(scaleName[scale])]));
+    });
+    var barFigure = el("figure", { class: "ae-row__figure" }, [
+      legend, bars, el("figcaption", { text: t.bars }),
+    ]);
+
+    // Entropy against d_k.
+    var W = 320, H = 170, L = 40, R = 12, T = 12, B = 38;
+    var plot = svg("svg", { class: "ae-row__curve", viewBox: "0 0 " + W + " " + H,
+      role: "img", id: id("curve") });
+    var curveFigure = el("figure", { class: "ae-row__figure" }, [
+      plot, el("figcaption", { text: t.curve }),
+    ]);
+
+    var tables = el("div", { class: "ae-row__tables", id: id("tables") });
+    var rawLine = el("p", { class: "ae-row__raw", id: id("raw") });
+    var announcer = el("p", { class: "ae-explorer__announce", id: id("announce"),
+      role: "status", "aria-live": "polite", "aria-atomic": "true" });
+    var announceTimer = null;
+
+    root.textContent = "";
+    root.setAttribute("role", "group");
+    root.setAttribute("aria-label", t.widget);
+    root.appendChild(controls);
+    root.appendChild(el("div", { class: "ae-row__result" }, [
+      el("div", { class: "ae-row__views" }, [barFigure, curveFigure]), rawLine, tables,
+    ]));
+    root.appendChild(announcer);
+
+    function drawBars(result) {
+      bars.textContent = "";
+      result.raw.forEach(function (_, j) {
+        var group = el("div", { class: "ae-row__group" }, [
+          el("span", { class: "ae-row__key", text: t.key + " " + (j + 1) }),
+        ]);
+        var stack = el("div", { class: "ae-row__stack" });
+        SCALES.forEach(function (scale) {
+          var p = result[scale].weights[j];
+          var bar = el("span", { class: "ae-row__bar ae-row--" + scale });
+          bar.style.width = (100 * p).toFixed(2) + "%";
+          stack.appendChild(el("span", { class: "ae-row__line" }, [
+            el("span", { class: "ae-row__track" }, [bar]),
+            el("span", { class: "ae-row__p", text: format(p) }),
+          ]));
+        });
+        group.appendChild(stack);
+        bars.appendChild(group);
+      });
+    }
+
+    function drawTables(result) {
+      tables.textContent = "";
+      SCALES.forEach(function (scale) {
+        var row = result[scale];
+        var body = el("tbody");
+        row.weights.forEach(function (p, j) {
+          body.appendChild(el("tr", {}, [
+            el("th", { scope: "row", text: String(j + 1) }),
+            el("td", { text: format(row.logits[j]) }),
+            el("td", { text: format(p), "data-weight": scale }),
+            el("td", { text: format(row.p1p[j]) }),
+          ]));
+        });
+        var foot = el("tfoot", {}, [
+          el("tr", {}, [el("th", { scope: "row", colspan: "3", text: t.entropy }),
+            el("td", { text: format(row.entropy), "data-entropy": scale })]),
+          el("tr", {}, [el("th", { scope: "row", colspan: "3" }, rich(t.jacobian)),
+            el("td", { text: format(row.jacobian_fro), "data-jacobian": scale })]),
+        ]);
+        var head = el("thead", {}, [el("tr", {}, [
+          el("th", { scope: "col", text: t.key }), el("th", { scope: "col", text: t.logit }),
+          el("th", { scope: "col", text: t.weight }), el("th", { scope: "col", text: t.p1p }),
+        ])]);
+        tables.appendChild(el("table", { class: "ae-row__table ae-row--" + scale,
+          "data-scale": scale }, [el("caption", { text: scaleName[scale] }), head, body, foot]));
+      });
+    }
+
+    /** Entropy at each whole number of copies 1…16 (d_k = m · width), three scalings. */
+    function curveData(parsed, dim) {
+      var points = [];
+      for (var m = 1; m <= REPEATS[REPEATS.length - 1]; m++) {
+        var raw = (parsed.logits ? parsed.logits : rawDots(parsed)).map(function (v) {
+          return v * m;
+        });
+        var rows = rowStatistics(raw, dim * m);
+        points.push({ m: m, none: rows.none.entropy, sqrt: rows.sqrt.entropy,
+          dk: rows.dk.entropy });
+      }
+      return points;
+    }
+
+    function rawDots(parsed) {
+      return parsed.keys.map(function (key) {
+        var dot = 0;
+        for (var c = 0; c < key.length; c++) dot += parsed.query[c] * key[c];
+        return dot;
+      });
+    }
+
+    function drawCurve(parsed, width, result) {
+      var n = result.raw.length;
+      var top = Math.max(Math.log(n), 0.1);
+      var maxM = REPEATS[REPEATS.length - 1];
+      var x = function (m) { return L + ((W - L - R) * Math.log2(m)) / Math.log2(maxM); };
+      var y = function (h) { return T + (H - T - B) * (1 - h / top); };
+      var points = curveData(parsed, width);
+      plot.textContent = "";
+      plot.appendChild(svg("line", { class: "ae-row__axis", x1: L, y1: y(0), x2: W - R,
+        y2: y(0) }));
+      plot.appendChild(svg("line", { class: "ae-row__axis", x1: L, y1: T, x2: L, y2: y(0) }));
+      plot.appendChild(svg("line", { class: "ae-row__ceiling", x1: L, y1: y(Math.log(n)),
+        x2: W - R, y2: y(Math.log(n)) }));
+      plot.appendChild(svg("text", { class: "ae-row__tick", x: L - 4, y: y(Math.log(n)) + 4,
+        "text-anchor": "end" }, t.logN));
+      plot.appendChild(svg("text", { class: "ae-row__tick", x: L - 4, y: y(0) + 4,
+        "text-anchor": "end" }, "0"));
+      REPEATS.forEach(function (m) {
+        plot.appendChild(svg("line", { class: "ae-row__axis", x1: x(m), y1: y(0), x2: x(m),
+          y2: y(0) + 4 }));
+        plot.appendChild(svg("text", { class: "ae-row__tick", x: x(m), y: y(0) + 16,
+          "text-anchor": "middle" }, String(m * width)));
+      });
+      plot.appendChild(svg("text", { class: "ae-row__tick", x: (L + W - R) / 2, y: H - 4,
+        "text-anchor": "middle" }, t.curveX));
+      plot.appendChild(svg("text", { class: "ae-row__tick", x: 12, y: T + (H - T - B) / 2,
+        "text-anchor": "middle", transform: "rotate(-90 12 " + (T + (H - T - B) / 2) + ")" },
+      t.curveY));
+      var marker = x(state.repeat);
+      plot.appendChild(svg("line", { class: "ae-row__now", x1: marker, y1: T, x2: marker,
+        y2: y(0) }));
+      SCALES.forEach(function (scale) {
+        var d = points.map(function (pt, i) {
+          return (i ? "L" : "M") + x(pt.m).toFixed(2) + " " + y(pt[scale]).toFixed(2);
+        }).join(" ");
+        plot.appendChild(svg("path", { class: "ae-row__path ae-row--" + scale, d: d }));
+        plot.appendChild(svg("circle", { class: "ae-row__dot ae-row--" + scale, cx: marker,
+          cy: y(result[scale].entropy), r: 4 }));
+      });
+      plot.setAttribute("aria-label", t.curveLabel(REPEATS.map(function (m) {
+        var pt = points[m - 1];
+        return t.curvePart(m, m * width, SCALES.map(function (scale) {
+          return scaleName[scale] + " " + format(pt[scale]);
+        }).join(", "));
+      })));
+    }
+
+    function setMode(mode) {
+      state.mode = mode;
+      radios.vectors.checked = mode === "vectors";
+      radios.logits.checked = mode === "logits";
+      dkField.hidden = mode !== "logits";
+      hint.textContent = mode === "logits" ? t.hintLogits : t.hintVectors;
+    }
+
+    function fail(err) {
+      var message = t.errors[err.code];
+      state.valid = false;
+      state.error = err;
+      error.textContent = (typeof message === "function" ? message(err) : message) + " " +
+        t.errors.stale;
+      textarea.setAttribute("aria-invalid", String(err.code !== "dk"));
+      dkInput.setAttribute("aria-invalid", String(err.code === "dk"));
+      root.classList.add("ae-row--stale");
+    }
+
+    function update(share) {
+      state.repeat = REPEATS[Number(repeatInput.value)];
+      var parsed = parse(textarea.value, state.mode);
+      if (parsed.error) return fail(parsed.error);
+      var dim;
+      if (state.mode === "logits") {
+        var dk = dkInput.value.trim() === "" ? NaN : Number(dkInput.value);
+        if (!Number.isInteger(dk) || dk < 1 || dk > MAX_DIM) return fail({ code: "dk" });
+        state.dk = dk;
+        dim = dk;
+      } else {
+        dim = parsed.query.length;
+      }
+      var result = parsed.logits ? logitStatistics(parsed.logits, dim, state.repeat)
+        : vectorStatistics(parsed.query, parsed.keys, state.repeat);
+      state.valid = true;
+      state.error = null;
+      state.parsed = parsed;
+      state.result = result;
+      error.textContent = "";
+      textarea.setAttribute("aria-invalid", "false");
+      dkInput.setAttribute("aria-invalid", "false");
+      root.classList.remove("ae-row--stale");
+      repeatOut.textContent = t.repeatValue(state.repeat, result.dim);
+      repeatInput.setAttribute("aria-valuetext", t.repeatValue(state.repeat, result.dim));
+      rawLine.textContent = t.raw + ": " + result.raw.map(format).join(", ");
+      drawBars(result);
+      drawTables(result);
+      drawCurve(parsed, dim, result);
+      var params = new URLSearchParams(window.location.search);
+      params.set("row", serialize(parsed));
+      params.set("x", String(state.repeat));
+      if (state.mode === "logits") {
+        params.set("mode", "logits");
+        params.set("dk", String(state.dk));
+      } else {
+        params.delete("mode");
+        params.delete("dk");
+      }
+      var url = window.location.pathname + "?" + params.toString() + window.location.hash;
+      link.setAttribute("href", url);
+      if (share) window.history.replaceState(window.history.state, "", url);
+      state.updates += 1;
+      if (state.updates > 1) scheduleAnnouncement();
+    }
+
+    function scheduleAnnouncement() {
+      if (announceTimer !== null) window.clearTimeout(announceTimer);
+      announceTimer = window.setTimeout(function () {
+        announceTimer = null;
+        var r = state.result;
+        announcer.textContent = t.summary(r.dim, SCALES.map(function (scale) {
+          return scaleName[scale] + " " + format(r[scale].entropy);
+        }).join(", "));
+        state.announcements += 1;
+      }, ANNOUNCE_DELAY_MS);
+    }
+
+    // The input: the default example, then what the URL carries (a bad one is shown with its
+    // message over the default's result).
+    var params = new URLSearchParams(window.location.search);
+    var fromUrl = params.get("row");
+    var mode = params.get("mode") === "logits" ? "logits" : "vectors";
+    setMode(mode);
+    textarea.value = mode === "logits" ? DEFAULT_LOGITS : DEFAULT_VECTORS;
+    dkInput.value = String(state.dk);
+    update(false);
+    if (fromUrl !== null) {
+      var repeatIndex = REPEATS.indexOf(Number(params.get("x")));
+      repeatInput.value = String(Math.max(0, repeatIndex));
+      if (mode === "logits" && params.get("dk") !== null) dkInput.value = params.get("dk");
+      textarea.value = fromUrl.split(";").map(function (line) {
+        return line.split(",").join(", ");
+      }).join("\n");
+      update(false);
+    }
+
+    textarea.addEventListener("input", function () { update(true); });
+    dkInput.addEventListener("input", function () { update(true); });
+    repeatInput.addEventListener("input", function () { update(true); });
+    ["vectors", "logits"].forEach(function (name) {
+      radios[name].addEventListener("change", function () {
+        if (!radios[name].checked) return;
+        var keep = textarea.value.trim() !== "" &&
+          textarea.value !== (name === "logits" ? DEFAULT_VECTORS : DEFAULT_LOGITS);
+        setMode(name);
+        if (!keep) textarea.value = name === "logits" ? DEFAULT_LOGITS : DEFAULT_VECTORS;
+        update(true);
+      });
+    });
+
+    window.aeRow = {
+      parse: parse,
+      vectorStatistics: vectorStatistics,
+      logitStatistics: logitStatistics,
+      state: state,
+      update: update,
+    };
+  }
+
+  function init() {
+    var root = document.querySelector(".ae-row");
+    if (!root || root.getAttribute("data-ae-ready")) return;
+    root.setAttribute("data-ae-ready", "true");
+    build(root);
+  }
+
+  if (window.document$ && typeof window.document$.subscribe === "function") {
+    window.document$.subscribe(init);
   } else if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", init);
   } else {
