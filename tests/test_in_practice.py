@@ -6,9 +6,9 @@ import math
 
 import numpy as np
 import pytest
+import tensorflow as tf
 
 from attention_explained import in_practice, settings
-from attention_explained._tf import tf
 from attention_explained.stats import entropy_ratio
 
 
