@@ -68,6 +68,9 @@ def describe(run: Run) -> list[str]:
         f"after training, AdamW sweep and spread: {seeds(s.AFTER_SEEDS)}, {run.dtype}",
         f"saturation sweeps and logit variance: {seeds(s.PROSE_SEEDS)}, {run.dtype}",
         f"notebook sweep: {seeds(range(4))}, {run.dtype}",
+        f"many keys: {seeds(s.MANY_KEYS_SEEDS)}, float64; causal entropy and double scaling: "
+        f"{seeds(s.PROSE_SEEDS)}, float64; float16 overflow: {seeds(s.FP16_SEEDS)}, float16 "
+        "(the experiment's own precision); value_dim: seed 0, float64",
         "seeded illustrations (heatmaps and worked example: seed "
         f"{s.HEATMAP_SEED}; self-attention: seed {s.SELF_ATTENTION_SEED}; temperature: seed "
         f"{s.TEMPERATURE_SEED}): the same samples, since their sentences are about them, "

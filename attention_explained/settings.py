@@ -160,3 +160,29 @@ AFTER_LOW_LR = 1e-2  # the "low" learning rate of the largest-logit figure (the 
 # every logit, weight and p(1 − p) by hand (√4 = 2); the raw logits are 8, 4 and 0.
 PENCIL_QUERY = (2, 1, 0, 1)
 PENCIL_KEYS = ((2, 2, 1, 2), (1, 1, 2, 1), (1, -1, 1, -1))
+
+# -- Beyond √d_k: many keys, causal masks, precision, kernels (docs/beyond.md, multi-head.md) --
+# Many keys: rows of one query against n keys, components uniform[−a, a] at one head dimension.
+MANY_KEYS_D_K = 64
+MANY_KEYS_LENGTHS = tuple(2**k for k in range(2, 13))  # n = 4 … 4096 keys per row
+MANY_KEYS_QUERIES = 64  # queries (rows) per seed
+MANY_KEYS_SEEDS = tuple(range(8))
+# Component half-widths: √3 gives unit variance (footnote 4: ÷√d_k logits of std 1); 3 is the
+# note's uniform[−3, 3] (variance 3, so ÷√d_k logits of std 3).
+MANY_KEYS_HALF_WIDTHS = {"unit": math.sqrt(3.0), "note": 3.0}
+# Causal mask: entropy of each row against log n and against log of its own number of keys.
+CAUSAL_LENGTH = 256
+CAUSAL_D_K = 64
+# float16: at what component size does q·k at d_k = 128 overflow (largest finite 65504)?
+FP16_D_K = 128
+FP16_LENGTH = 30
+FP16_MAX = 65504.0
+FP16_SEEDS = tuple(range(4))
+FP16_SIZES = tuple(2 ** (k / 32) for k in range(0, 32 * 8 + 1))  # component std 1 … 256
+# Double scaling (q pre-scaled and a kernel's default 1/√d_k kept): unit-variance components.
+DOUBLE_SCALE_D_K = 128
+# A head whose query-key width differs from its value width (Keras value_dim).
+VALUE_DIM_CASE = {"num_heads": 2, "key_dim": 16, "value_dim": 64, "d_model": 32, "length": 12}
+VALUE_DIM_INPUT_STD = 3.0  # inputs larger than unit size, so the two candidate scales differ
+# Gemma 2 27B (its config: hidden_size, num_attention_heads, head_dim, query_pre_attn_scalar).
+GEMMA2_27B = {"d_model": 4608, "heads": 32, "head_dim": 128, "query_pre_attn_scalar": 144}

@@ -80,6 +80,33 @@ def attention_entropy(weights) -> tf.Tensor:
     return -tf.reduce_sum(tf.math.xlogy(p, p), axis=-1)
 
 
+def entropy_ratio(weights, mask=None) -> tf.Tensor:
+    """Each row's entropy over the log of its own number of keys: 1 for a row uniform over
+    the keys it may see, 0 for one-hot. The saturation diagnostic, comparable across rows.
+
+    ``mask`` (boolean, the shape of ``weights``; True = the key is visible) gives each row's
+    number of keys; without it every row has ``n``. Under a causal mask row i has i keys, so
+    its ceiling is log i, not log n. A row with fewer than two keys has no spread to measure:
+    its ratio is NaN.
+    """
+    p = _probabilities("weights", weights)
+    if mask is None:
+        keys = tf.fill(tf.shape(p)[:-1], tf.cast(tf.shape(p)[-1], p.dtype))
+    else:
+        mask = np.asarray(mask)
+        if mask.dtype != bool or mask.shape != tuple(p.shape):
+            raise ValueError(
+                f"mask must be a boolean array of the weights' shape {tuple(p.shape)}, "
+                f"got {mask.dtype} of shape {mask.shape}"
+            )
+        if np.any(np.abs(np.where(mask, 0.0, p.numpy())) > 1e-6):
+            raise ValueError("weights must be 0 where mask is False (a masked key gets no weight)")
+        keys = tf.reduce_sum(tf.cast(mask, p.dtype), axis=-1)
+    entropy = -tf.reduce_sum(tf.math.xlogy(p, p), axis=-1)
+    nan = tf.fill(tf.shape(entropy), tf.constant(float("nan"), p.dtype))
+    return tf.where(keys >= 2, entropy / tf.math.log(tf.maximum(keys, 2)), nan)
+
+
 def max_weight(weights) -> tf.Tensor:
     """The largest weight of each row: near 1 means the row attends to a single key."""
     return tf.reduce_max(_probabilities("weights", weights), axis=-1)

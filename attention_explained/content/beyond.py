@@ -1,4 +1,4 @@
-"""The beyond page: soft-capping the note's logits."""
+"""The beyond page: soft-capping the note's logits, many keys, causal masks."""
 
 from __future__ import annotations
 
@@ -8,9 +8,17 @@ from collections.abc import Mapping
 import numpy as np
 
 from attention_explained import runs
-from attention_explained.content.registry import Number, claim, numbers
+from attention_explained.content.registry import Number, Spread, claim, numbers
 from attention_explained.content.shared import close, note_logits
-from attention_explained.settings import LENGTH, SELF_ATTENTION_DIM, SELF_ATTENTION_SEED
+from attention_explained.settings import (
+    CAUSAL_D_K,
+    CAUSAL_LENGTH,
+    LENGTH,
+    MANY_KEYS_D_K,
+    MANY_KEYS_QUERIES,
+    SELF_ATTENTION_DIM,
+    SELF_ATTENTION_SEED,
+)
 from attention_explained.settings import PROSE_SEEDS as SEEDS
 
 BEYOND_CAP = 50.0  # Gemma 2's attention-logit cap
@@ -42,6 +50,124 @@ def _beyond_numbers(out: dict[str, str]) -> None:
 def _capping_flattens(v: Mapping[str, float]) -> bool:
     capped = v["beyond.capped_max_weight.d1024"]
     return capped < 0.6 and capped < v["sweep.max_weight.d1024.none"]
+
+
+# -- many keys: ÷√d_k fixes the spread in d_k, not in n ----------------------------------------
+
+KEYS_SHOWN = (16, 4096)  # the two context lengths the prose compares
+
+
+def add_seed_spread(out: dict[str, str], name: str, values, spec: str) -> None:
+    """``name``: a number measured once per seed, printed as its range (value: the median);
+    ``name.seed_min`` and ``name.seed_max``: its per-seed extremes, which the claims read."""
+    values = np.asarray(values, dtype=float)
+    low, high = float(values.min()), float(values.max())
+    out[name] = Spread(float(np.median(values)), low, high, spec)
+    out[f"{name}.seed_min"], out[f"{name}.seed_max"] = Number(low, spec), Number(high, spec)
+
+
+@numbers
+def _many_keys_numbers(out: dict[str, str]) -> None:
+    """One query against n keys at d_k = 64, ÷√d_k (content.data.many_keys)."""
+    from attention_explained.content.data import many_keys
+
+    data = many_keys()
+    unit, note = data["unit"], data["note"]
+    lengths = list(unit["length"])
+    out["beyond.keys.d_k"] = str(MANY_KEYS_D_K)
+    out["beyond.keys.queries"] = str(MANY_KEYS_QUERIES)
+    out["beyond.keys.seeds"] = str(unit["max_weight"].shape[0])
+    long = [j for j, n in enumerate(lengths) if n >= KEYS_SHOWN[0]]
+    add_seed_spread(out, "beyond.keys.std", unit["logit_std"][:, long].ravel(), ".2f")
+    # σ√(2 ln n) with each seed's own σ, less the row's largest logit: > 0 while under the bound
+    bound = unit["logit_std"] * np.sqrt(2 * np.log(unit["length"]))[None, :]
+    out["beyond.keys.bound_margin"] = Number(float(np.min(bound - unit["max_logit"])), ".2f")
+    specs = {"max_weight": ".3f", "max_logit": ".1f"}
+    for n in KEYS_SHOWN:
+        j = lengths.index(n)
+        out[f"beyond.keys.n{n}"] = str(n)
+        out[f"beyond.keys.sqrt_2ln.n{n}"] = Number(math.sqrt(2 * math.log(n)), ".1f")
+        for metric, spec in specs.items():
+            add_seed_spread(out, f"beyond.keys.{metric}.n{n}", unit[metric][:, j], spec)
+        add_seed_spread(out, f"beyond.keys.relative.n{n}", n * unit["max_weight"][:, j], ".1f")
+        add_seed_spread(out, f"beyond.keys.note.max_weight.n{n}", note["max_weight"][:, j], ".2f")
+
+
+@claim(
+    "beyond.keys.std_flat",
+    statement="with unit-variance components at d_k = 64, the ÷√d_k logits' standard deviation "
+    "lies within 0.9–1.1 at every n ≥ 16 on every seed",
+    counterexample={"beyond.keys.std.seed_min": 0.5},
+)
+def _keys_std_flat(v: Mapping[str, float]) -> bool:
+    return v["beyond.keys.std.seed_min"] >= 0.9 and v["beyond.keys.std.seed_max"] <= 1.1
+
+
+@claim(
+    "beyond.keys.max_logit_grows_under_bound",
+    statement="the mean largest ÷√d_k logit of a row grows from n = 16 to n = 4096 on every "
+    "seed (lowest seed at 4096 above the highest at 16) and stays below σ√(2 ln n) at every n",
+    counterexample={"beyond.keys.bound_margin": -0.1},
+)
+def _keys_max_logit(v: Mapping[str, float]) -> bool:
+    grows = v["beyond.keys.max_logit.n4096.seed_min"] > v["beyond.keys.max_logit.n16.seed_max"]
+    return grows and v["beyond.keys.bound_margin"] > 0
+
+
+@claim(
+    "beyond.keys.max_weight_falls_relative_grows",
+    statement="from n = 16 to n = 4096 the mean max weight falls on every seed, while the max "
+    "weight relative to the uniform 1/n (n·p_max) grows on every seed",
+    counterexample={"beyond.keys.relative.n4096.seed_min": 2.0},
+)
+def _keys_max_weight(v: Mapping[str, float]) -> bool:
+    weight, relative = "beyond.keys.max_weight", "beyond.keys.relative"
+    falls = v[f"{weight}.n4096.seed_max"] < v[f"{weight}.n16.seed_min"]
+    return falls and v[f"{relative}.n4096.seed_min"] > v[f"{relative}.n16.seed_max"]
+
+
+@claim(
+    "beyond.keys.note_components_stay_peaked",
+    statement="with the note's uniform[−3, 3] components (÷√d_k logits of std 3) the mean max "
+    "weight is higher than with unit-variance components at n = 16 and n = 4096, on every seed",
+    counterexample={"beyond.keys.note.max_weight.n4096.seed_min": 0.004},
+)
+def _keys_note(v: Mapping[str, float]) -> bool:
+    return all(
+        v[f"beyond.keys.note.max_weight.n{n}.seed_min"] > v[f"beyond.keys.max_weight.n{n}.seed_max"]
+        for n in KEYS_SHOWN
+    )
+
+
+# -- causal masks: row i has i keys ------------------------------------------------------------
+
+
+@numbers
+def _causal_numbers(out: dict[str, str]) -> None:
+    """Mean row entropy, full and causal, as a ratio to log n and to each row's own log i."""
+    from attention_explained.in_practice import causal_entropy
+
+    per_seed = [causal_entropy(seed=s) for s in runs.current().seeds(SEEDS)]
+    out["beyond.causal.n"] = str(CAUSAL_LENGTH)
+    out["beyond.causal.d_k"] = str(CAUSAL_D_K)
+    for name in ("full.naive", "causal.naive", "causal.per_row"):
+        add_seed_spread(out, f"beyond.causal.{name}", [r[name] for r in per_seed], ".2f")
+    gaps = [r["full.naive"] - r["causal.per_row"] for r in per_seed]
+    add_seed_spread(out, "beyond.causal.per_row_gap", gaps, ".2f")
+
+
+@claim(
+    "beyond.causal.per_row_removes_the_mask",
+    statement="under a causal mask the mean entropy ÷ log n falls more than 0.1 below full "
+    "attention's on every seed, while each row's entropy ÷ log of its own number of keys stays "
+    "within 0.05 of full attention's",
+    counterexample={"beyond.causal.per_row_gap.seed_max": 0.2},
+)
+def _causal(v: Mapping[str, float]) -> bool:
+    full = v["beyond.causal.full.naive.seed_min"]
+    naive = v["beyond.causal.causal.naive.seed_max"]
+    gap = (v["beyond.causal.per_row_gap.seed_min"], v["beyond.causal.per_row_gap.seed_max"])
+    return naive < full - 0.1 and gap[0] > -0.05 and gap[1] < 0.05
 
 
 # -- exercises -------------------------------------------------------------------------------

@@ -182,3 +182,16 @@ def after_training(run: runs.Run) -> dict[str, np.ndarray]:
 
     _log_run("after-training")
     return run_after(seeds=run.seeds(AFTER_SEEDS), dtype=run.dtype)
+
+
+@per_run
+def many_keys(run: runs.Run) -> dict[str, dict[str, np.ndarray]]:
+    """One query against n keys at d_k = 64, ÷√d_k, by component range (beyond page, figure)."""
+    from attention_explained.in_practice import many_keys as measure
+    from attention_explained.settings import MANY_KEYS_HALF_WIDTHS, MANY_KEYS_SEEDS
+
+    seeds = run.seeds(MANY_KEYS_SEEDS)
+    return {
+        name: measure(half_width=half_width, seeds=seeds)
+        for name, half_width in MANY_KEYS_HALF_WIDTHS.items()
+    }

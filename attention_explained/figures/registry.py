@@ -29,6 +29,7 @@ FIGURE_IDS = (
     "after-lr-sensitivity",
     "after-max-logit",
     "after-spread",
+    "many-keys",
 )
 
 
