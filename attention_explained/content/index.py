@@ -249,9 +249,6 @@ def pencil_numbers(out: dict[str, str]) -> None:
     """The home page's first example, small enough to redo by hand (``settings.PENCIL_*``):
     logits, e^z and the top key's weight for each divisor at d_k and 4·d_k. The weights come
     from the package's own attention (identity values, so the output row is the weight row)."""
-    small, large = PENCIL_DIMS
-    out["index.pencil.sqrt.dk4"] = Number(math.sqrt(small), "g")
-    out["index.pencil.sqrt.dk16"] = Number(math.sqrt(large), "g")
     out["index.pencil.fixed"] = Number(PENCIL_FIXED_DIVISOR, "g")
     _pencil_rows(out, "index.pencil", PENCIL_AGREEMENTS)
     _pencil_rows(out, "index.exercise.dk64", PENCIL_EXERCISE_AGREEMENTS)
