@@ -156,10 +156,21 @@ AFTER_FINAL = 20  # "final" = mean of a seed's last 20 steps, then the median ov
 AFTER_LOW_LR = 1e-2  # the "low" learning rate of the largest-logit figure (the high one: max)
 
 # -- the home page's pencil-sized example (docs/index.md) ---------------------------------------
-# One query and three keys at d_k = 4 with small integer components, so a reader can redo
-# every logit, weight and p(1 − p) by hand (√4 = 2); the raw logits are 8, 4 and 0.
-PENCIL_QUERY = (2, 1, 0, 1)
-PENCIL_KEYS = ((2, 2, 1, 2), (1, 1, 2, 1), (1, -1, 1, -1))
+# One query and three keys with ±1 components at two head dimensions, d_k and 4·d_k. A product
+# q_m·k_m is +1 where the signs agree and −1 where they differ, so q·k = 2·agreements − d_k.
+# The keys agree with the query in d_k/2 + (√d_k/2)·(1, 0, −1) places: one standard deviation
+# of q·k (√d_k, the variance law with unit components) above the mean, at it, and below it.
+# The raw spread doubles from d_k to 4·d_k; ÷√d_k keeps it, ÷d_k halves it, a fixed divisor
+# (2) keeps doubling.
+PENCIL_AGREEMENTS = {4: (3, 2, 1), 16: (10, 8, 6)}  # d_k → agreements of keys 1, 2, 3
+PENCIL_FIXED_DIVISOR = 2
+PENCIL_EXERCISE_AGREEMENTS = {64: (36, 32, 28)}  # the same pattern at d_k = 64 (exercise 2)
+# Exercise 4: Keras' glorot_uniform query/key kernels, (d_model, h, key_dim), give
+# Var(q_m) = 2/(h + key_dim) for unit-variance inputs; at h = 8 heads, two key_dims.
+PENCIL_GLOROT_HEADS = 8
+PENCIL_GLOROT_KEY_DIMS = (64, 128)
+# Exercise 3: the paper's base model, d_model = 512 split over h = 8 heads.
+PENCIL_PAPER_D_MODEL, PENCIL_PAPER_HEADS = 512, 8
 
 # -- Beyond √d_k: many keys, causal masks, precision, kernels (docs/beyond.md, multi-head.md) --
 # Many keys: rows of one query against n keys, components uniform[−a, a] at one head dimension.

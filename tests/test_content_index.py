@@ -1,15 +1,24 @@
-"""content/index.py: the pencil example is what a reader gets by hand; the worked example is one
-real softmax row, raw and ÷√d."""
+"""content/index.py and the home page: the answer comes first; the pencil example is what a reader
+gets by hand, chaining the table's own rounded numbers; the worked example is one real softmax row,
+raw and ÷√d."""
 
 from __future__ import annotations
 
 import math
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from attention_explained.content.registry import MINUS
-from attention_explained.settings import PENCIL_KEYS, PENCIL_QUERY
+from attention_explained.settings import (
+    PENCIL_AGREEMENTS,
+    PENCIL_EXERCISE_AGREEMENTS,
+    PENCIL_FIXED_DIVISOR,
+)
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
 
 
 def _value(numbers: dict[str, str], name: str) -> float:
@@ -45,33 +54,137 @@ def test_worked_example_is_one_softmax_row_raw_and_scaled(content_numbers):
         assert jac <= math.sqrt(29) / 2
 
 
-@pytest.mark.grid
-def test_pencil_example_is_small_and_redone_by_hand(content_numbers):
-    """The home page's first example: small integers, and every printed number is what a
-    reader gets by hand (NumPy here, not the package's attention)."""
-    query = np.array(PENCIL_QUERY, dtype=float)
-    keys = np.array(PENCIL_KEYS, dtype=float)
-    d_k = query.size
-    assert d_k <= 4 and len(keys) <= 4, "a pencil-sized example has few, short vectors"
-    assert all(float(c).is_integer() and abs(c) <= 3 for c in (*query, *keys.ravel()))
-    assert content_numbers["index.pencil.dk"] == str(d_k)
-    printed_q = [_value(content_numbers, f"index.pencil.q.c{i}") for i in range(1, d_k + 1)]
-    assert printed_q == list(query)
-    for scale, divisor in (("none", 1.0), ("sqrt", math.sqrt(d_k))):
-        logits = keys @ query / divisor
-        exps = np.exp(logits)
-        weights = exps / exps.sum()
-        assert _value(content_numbers, f"index.pencil.exp_sum.{scale}") == pytest.approx(
-            exps.sum(), abs=0.05
-        )
-        for j in range(len(keys)):
-            name = f"k{j + 1}.{scale}"
-            assert _value(content_numbers, f"index.pencil.logit.{name}") == pytest.approx(
-                logits[j], abs=0.05
-            )
-            assert _value(content_numbers, f"index.pencil.exp.{name}") == pytest.approx(
-                exps[j], abs=0.05
-            )
-            for what, exact in (("weight", weights[j]), ("slope", weights[j] * (1 - weights[j]))):
-                printed = _value(content_numbers, f"index.pencil.{what}.{name}")
-                assert printed == pytest.approx(exact, rel=0.05, abs=5e-4), (what, name)
+# -- the answer in the first lines -----------------------------------------------------------
+
+ANSWER_PARTS = {
+    # the variance law, the √d_k growth, the number, the condition, what happens without it
+    "en": [
+        r"d_k\\,\\sigma_q\^2\\sigma_k\^2",
+        r"grows like \$\\sqrt\{d_k\}\$",
+        r"\{\{ae:index\.answer\.std_raw\}\}.*\{\{ae:index\.answer\.std_sqrt\}\}",
+        r"does not depend on \$d_k\$",
+        r"initialisation",
+        r"one key",
+        r"gradient .* vanishes",
+    ],
+    "ko": [
+        r"d_k\\,\\sigma_q\^2\\sigma_k\^2",
+        r"\$\\sqrt\{d_k\}\$에 비례해 커집니다",
+        r"\{\{ae:index\.answer\.std_raw\}\}.*\{\{ae:index\.answer\.std_sqrt\}\}",
+        r"\$d_k\$에 따라 달라지지 않아야",
+        r"초기화",
+        r"키 하나",
+        r"기울기가 사라집니다",
+    ],
+}
+
+
+def first_paragraph(lang: str) -> str:
+    page = DOCS / ("index.md" if lang == "ko" else "index.en.md")
+    return page.read_text(encoding="utf-8").split("\n\n")[1]
+
+
+def reading_size(text: str, lang: str) -> int:
+    """Words (en) or characters other than spaces (ko) a reader reads; a number or a formula
+    counts as one word or three characters, markers and link targets as nothing."""
+    text = re.sub(r"<!--.*?-->", "", text)
+    text = re.sub(r"\]\([^)]*\)", "]", text)
+    text, tokens = re.subn(r"\{\{[^}]*\}\}|\$[^$]+\$", " ", text)
+    if lang == "en":
+        return len(text.split()) + tokens
+    return len(re.sub(r"\s", "", text)) + 3 * tokens
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_title_is_answered_in_the_first_paragraph(lang):
+    """Issue 26: the first ~120 English words (~400 Korean characters), before any table or
+    figure, answer the title: variance law, √d_k, the number, the condition, the consequence."""
+    paragraph = first_paragraph(lang)
+    assert paragraph.startswith("**"), "the answer is the page's first paragraph, in bold lead"
+    assert "|" not in paragraph and "![" not in paragraph
+    for part in ANSWER_PARTS[lang]:
+        assert re.search(part, paragraph), f"{lang}: the answer lacks {part!r}"
+    limit = {"en": 130, "ko": 400}[lang]
+    assert reading_size(paragraph, lang) <= limit
+
+
+def test_reading_size_counts_words_and_characters():
+    assert reading_size("One $x$ and {{ae:a}} <!-- claim: b --> [link](x.md).", "en") == 5
+    assert reading_size("가 나 $x$", "ko") == 5
+
+
+# -- the pencil example at two head dimensions ------------------------------------------------
+
+
+def printed(numbers: dict[str, str], name: str) -> float:
+    return float(numbers[name].replace(MINUS, "-"))
+
+
+def at_digits(value: float, text: str) -> str:
+    """``value`` rounded to as many decimals as ``text`` prints."""
+    decimals = len(text.split(".")[1]) if "." in text else 0
+    return format(value, f".{decimals}f")
+
+
+@pytest.fixture(scope="module")
+def pencil() -> dict[str, str]:
+    from attention_explained.content import index
+
+    out: dict[str, str] = {}
+    index.pencil_numbers(out)
+    return out
+
+
+def test_pencil_vectors_are_signs_with_the_stated_agreements():
+    from attention_explained.content.index import pencil_vectors
+
+    for d_k, agreements in (PENCIL_AGREEMENTS | PENCIL_EXERCISE_AGREEMENTS).items():
+        query, keys = pencil_vectors(d_k, agreements)
+        assert query.shape == (d_k,) and set(np.unique(np.abs(keys))) == {1.0}
+        assert list((keys == query).sum(axis=1)) == list(agreements)
+
+
+@pytest.mark.parametrize(
+    "prefix, agreements",
+    [("index.pencil", PENCIL_AGREEMENTS), ("index.exercise.dk64", PENCIL_EXERCISE_AGREEMENTS)],
+)
+def test_pencil_table_chains_by_hand(pencil, prefix, agreements):
+    """Each printed value follows from the previously printed, rounded ones (and is also the
+    exact value at its digits): q·k = 2·agreements − d_k, z = q·k / divisor, e^z from the
+    printed z, p₁ from the printed e^z, p₁(1 − p₁) from the printed p₁. Computed here with
+    math, not with the package's attention."""
+    for d_k, agree in agreements.items():
+        raw = [2 * a - d_k for a in agree]
+        assert [printed(pencil, f"{prefix}.raw.dk{d_k}.k{j}") for j in (1, 2, 3)] == raw
+        divisors = {"none": 1, "sqrt": math.sqrt(d_k), "d": d_k, "fixed": PENCIL_FIXED_DIVISOR}
+        for name, divisor in divisors.items():
+            row = f"{name}.dk{d_k}"
+            z = [printed(pencil, f"{prefix}.z.{row}.k{j}") for j in (1, 2, 3)]
+            assert z == [r / divisor for r in raw], row  # exact: these divisions terminate
+            exps = []
+            for j, zj in enumerate(z, 1):
+                text = pencil[f"{prefix}.exp.{row}.k{j}"]
+                assert text == at_digits(math.exp(zj), text), (row, j)
+                exps.append(float(text))
+            p1_text = pencil[f"{prefix}.p1.{row}"]
+            assert p1_text == at_digits(exps[0] / sum(exps), p1_text), f"{row}: chained p₁"
+            exact = math.exp(z[0]) / sum(math.exp(v) for v in z)
+            assert p1_text == at_digits(exact, p1_text), f"{row}: exact p₁"
+            p1 = float(p1_text)
+            slope = pencil[f"{prefix}.slope1.{row}"]
+            assert slope == at_digits(p1 * (1 - p1), slope), f"{row}: chained p₁(1 − p₁)"
+            assert slope == at_digits(exact * (1 - exact), slope), f"{row}: exact p₁(1 − p₁)"
+
+
+def test_only_the_square_root_keeps_the_printed_spread(pencil):
+    """On the printed logits: from d_k to 4·d_k the raw spread doubles, ÷√d_k keeps it, ÷d_k
+    halves it, a constant doubles it."""
+    small, large = PENCIL_AGREEMENTS
+
+    def spread(name: str, d_k: int) -> float:
+        z = [printed(pencil, f"index.pencil.z.{name}.dk{d_k}.k{j}") for j in (1, 3)]
+        return z[0] - z[1]
+
+    assert large == 4 * small
+    ratios = {n: spread(n, large) / spread(n, small) for n in ("none", "sqrt", "d", "fixed")}
+    assert ratios == {"none": 2, "sqrt": 1, "d": 0.5, "fixed": 2}

@@ -18,6 +18,7 @@ import pytest
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 PAGES = (
+    "index",
     "scaled-dot-product",
     "saturation",
     "gradients",

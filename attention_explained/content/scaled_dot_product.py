@@ -10,10 +10,10 @@ import numpy as np
 from attention_explained import runs
 from attention_explained.content.registry import Number, claim, numbers, per_seed_ranges
 from attention_explained.content.shared import close, note_logits, row_means
+from attention_explained.settings import HEATMAP_SEED, LENGTH, TEMPERATURE_KEYS, TEMPERATURE_SEED
 from attention_explained.settings import PROSE_DIMS as WIDTHS
 from attention_explained.settings import PROSE_SEEDS as SEEDS
 from attention_explained.settings import TEMPERATURE_D_K as TEMPERATURE_DK
-from attention_explained.settings import TEMPERATURE_KEYS, TEMPERATURE_SEED
 
 
 @numbers
@@ -67,6 +67,36 @@ def _temperature_panels(v: Mapping[str, float]) -> bool:
 def _temperature_same_key(v: Mapping[str, float]) -> bool:
     keys = {v[f"temperature.top_key.{t}"] for t in ("1", "quarter", "sqrt", "unit")}
     return len(keys) == 1
+
+
+# -- a reader's question: q * d_k ** -0.5, the query scaled before the product -----------------
+
+
+@numbers
+def prescale_numbers(out: dict[str, str]) -> None:
+    """``(q * d_k ** -0.5)·k`` against ``(q·k) / √d_k`` on the note's queries and keys at the
+    largest prose width, in float32 (the precision a model runs in): the largest difference
+    between the two orders, relative to the largest logit. Not printed: the claim bounds it."""
+    import tensorflow as tf
+
+    rng = np.random.default_rng(runs.current().seeds((HEATMAP_SEED,))[0])
+    gaps = []
+    for d_k in WIDTHS:  # √1024 = 32 scales exactly; √10 rounds
+        q, k = (tf.constant(rng.uniform(-3.0, 3.0, (LENGTH, d_k)), tf.float32) for _ in "qk")
+        before = tf.linalg.matmul(q * d_k**-0.5, k, transpose_b=True)
+        after = tf.linalg.matmul(q, k, transpose_b=True) / math.sqrt(d_k)
+        gaps.append(float(tf.reduce_max(tf.abs(before - after)) / tf.reduce_max(tf.abs(after))))
+    out["scaled-dot-product.prescale.rel_gap"] = Number(max(gaps), ".1e")
+
+
+@claim(
+    "scaled-dot-product.prescale_same_logits",
+    statement="scaling the query by d_k ** -0.5 before the product gives the logits (q·k)/√d_k "
+    "to float32 rounding: the largest gap is below 1e-5 of the largest logit (d_k = 10, 1024)",
+    counterexample={"scaled-dot-product.prescale.rel_gap": 0.03},
+)
+def _prescale_same(v: Mapping[str, float]) -> bool:
+    return v["scaled-dot-product.prescale.rel_gap"] < 1e-5
 
 
 # -- exercises -------------------------------------------------------------------------------
