@@ -144,3 +144,24 @@ def test_reprint_changes_only_the_digits():
     assert out["b"] == "12" and out["b"].value == 12.34
     with pytest.raises(ValueError, match="'c' is not a number"):
         reprint(out, {"c": ".1f"})
+
+
+def test_a_check_reading_a_seed_median_is_caught_and_one_reading_the_extremes_is_not():
+    """The rule tests/test_content_claims.py applies to every claim, on a made-up Spread."""
+    from attention_explained.content.registry import hi, lo, spread_reads
+
+    v = {"x": 0.5, "x:low": 0.3, "x:high": 0.7, "log_n": 3.0, "log_n:low": 3.0, "log_n:high": 3.0}
+    assert spread_reads(lambda v: v["x"] < 0.6, v) == ["x"]  # the median: caught
+    assert spread_reads(lambda v: hi(v, "x") < 0.8 and lo(v, "x") > 0.2, v) == []
+    assert spread_reads(lambda v: v["log_n"] > 2, v) == []  # the same on every seed
+    # the extremes decide: the median is under 0.6, but one seed is not
+    assert not (lambda v: hi(v, "x") < 0.6)(v)
+
+
+def test_values_hold_each_spreads_per_seed_extremes():
+    from attention_explained.content.registry import Spread, high, is_spread, low
+
+    assert (low("a"), high("a")) == ("a:low", "a:high")
+    spread = Spread(0.5, 0.3, 0.7, ".2f")
+    v = {"a": spread.value, low("a"): spread.low, high("a"): spread.high, "b": 1.0}
+    assert is_spread("a", v) and not is_spread("b", v)

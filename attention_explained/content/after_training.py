@@ -12,6 +12,8 @@ from attention_explained.content.registry import (
     Number,
     attach_seed_ranges,
     claim,
+    hi,
+    lo,
     numbers,
     one_seed,
 )
@@ -76,8 +78,18 @@ _SPREAD = [f"d{dk}" for dk in settings.AFTER_SPREAD_DKS]
 
 
 def _over_best(v: Mapping[str, float], dk: int, scaling: str, lr: str) -> float:
-    """A run's final loss at one learning rate, as a multiple of its best final loss."""
-    return v[f"after.final_loss.d{dk}.{scaling}.{lr}"] / v[f"after.best_loss.d{dk}.{scaling}"]
+    """A run's final loss at one learning rate, as a multiple of its best final loss: the
+    smallest the printed ranges allow (lowest seed's loss over the highest seed's best)."""
+    return lo(v, f"after.final_loss.d{dk}.{scaling}.{lr}") / hi(
+        v, f"after.best_loss.d{dk}.{scaling}"
+    )
+
+
+def _over_best_at_most(v: Mapping[str, float], dk: int, scaling: str, lr: str) -> float:
+    """The largest multiple the printed ranges allow (highest seed's loss over lowest best)."""
+    return hi(v, f"after.final_loss.d{dk}.{scaling}.{lr}") / lo(
+        v, f"after.best_loss.d{dk}.{scaling}"
+    )
 
 
 @claim(
@@ -88,8 +100,11 @@ def _over_best(v: Mapping[str, float], dk: int, scaling: str, lr: str) -> float:
 )
 def _sqrt_logits_grow(v: Mapping[str, float]) -> bool:
     for dk in settings.AFTER_SWEEP_DKS:
-        top = [v[f"after.max_logit.d{dk}.sqrt.{lr}"] for lr in _LRS]
-        if any(b <= a for a, b in pairwise(top)) or top[-1] < 10 * top[0]:
+        top = [
+            (lo(v, name), hi(v, name))
+            for name in (f"after.max_logit.d{dk}.sqrt.{lr}" for lr in _LRS)
+        ]
+        if any(b[0] <= a[1] for a, b in pairwise(top)) or top[-1][0] < 10 * top[0][1]:
             return False
     return True
 
@@ -101,7 +116,8 @@ def _sqrt_logits_grow(v: Mapping[str, float]) -> bool:
     counterexample={f"after.max_logit.d{_DK_LARGE}.sqrt.{_TOP}": 500.0},
 )
 def _sqrt_max_logit_thousands(v: Mapping[str, float]) -> bool:
-    return 1000 <= v[f"after.max_logit.d{_DK_LARGE}.sqrt.{_TOP}"] < 10000
+    name = f"after.max_logit.d{_DK_LARGE}.sqrt.{_TOP}"
+    return 1000 <= lo(v, name) <= hi(v, name) < 10000
 
 
 @claim(
@@ -112,7 +128,7 @@ def _sqrt_max_logit_thousands(v: Mapping[str, float]) -> bool:
 )
 def _sqrt_entropy_collapses(v: Mapping[str, float]) -> bool:
     return all(
-        v[f"after.final_entropy.d{dk}.sqrt.{_TOP}"] < 0.05 for dk in settings.AFTER_SWEEP_DKS
+        hi(v, f"after.final_entropy.d{dk}.sqrt.{_TOP}") < 0.05 for dk in settings.AFTER_SWEEP_DKS
     )
 
 
@@ -134,8 +150,8 @@ def _sqrt_fails_high(v: Mapping[str, float]) -> bool:
 )
 def _qknorm_bounded(v: Mapping[str, float]) -> bool:
     return all(
-        v[f"after.max_logit.d{dk}.qknorm.{_TOP}"]
-        < min(50.0, v[f"after.max_logit.d{dk}.sqrt.{_TOP}"] / 10)
+        hi(v, f"after.max_logit.d{dk}.qknorm.{_TOP}")
+        < min(50.0, lo(v, f"after.max_logit.d{dk}.sqrt.{_TOP}") / 10)
         for dk in settings.AFTER_SWEEP_DKS
     )
 
@@ -148,8 +164,8 @@ def _qknorm_bounded(v: Mapping[str, float]) -> bool:
 )
 def _qknorm_least_sensitive(v: Mapping[str, float]) -> bool:
     return all(
-        v[f"after.sensitivity.d{dk}.qknorm"]
-        < min(v[f"after.sensitivity.d{dk}.{s}"] for s in ("none", "sqrt"))
+        hi(v, f"after.sensitivity.d{dk}.qknorm")
+        < min(lo(v, f"after.sensitivity.d{dk}.{s}") for s in ("none", "sqrt"))
         for dk in settings.AFTER_SWEEP_DKS
     )
 
@@ -160,20 +176,24 @@ def _qknorm_least_sensitive(v: Mapping[str, float]) -> bool:
     counterexample={f"after.final_loss.d{_DK_SMALL}.qknorm.{_TOP}": 3.0},
 )
 def _qknorm_high_ok(v: Mapping[str, float]) -> bool:
-    return all(_over_best(v, dk, "qknorm", _TOP) < 1.5 for dk in settings.AFTER_SWEEP_DKS)
+    return all(_over_best_at_most(v, dk, "qknorm", _TOP) < 1.5 for dk in settings.AFTER_SWEEP_DKS)
 
 
 @claim(
     "after.qknorm_gap_larger_at_large_dk",
-    statement="QK-norm's lead over ÷√d_k in LR sensitivity is more than twice as large at the "
-    "largest d_k of the sweep as at the smallest",
+    statement="QK-norm's lead over ÷√d_k in LR sensitivity is larger at the largest d_k of "
+    "the sweep than at the smallest, on the printed seed ranges (the least lead they allow at "
+    "the largest d_k beats the most they allow at the smallest)",
     counterexample={f"after.sensitivity.d{_DK_LARGE}.qknorm": 0.7},
 )
 def _qknorm_gap(v: Mapping[str, float]) -> bool:
-    def gap(dk: int) -> float:
-        return v[f"after.sensitivity.d{dk}.sqrt"] - v[f"after.sensitivity.d{dk}.qknorm"]
+    def gap(dk: int, at_least: bool) -> float:  # the lead the printed ranges allow
+        sqrt, qknorm = f"after.sensitivity.d{dk}.sqrt", f"after.sensitivity.d{dk}.qknorm"
+        if at_least:
+            return lo(v, sqrt) - hi(v, qknorm)
+        return hi(v, sqrt) - lo(v, qknorm)
 
-    return gap(_DK_LARGE) > 2 * gap(_DK_SMALL)
+    return gap(_DK_LARGE, True) > gap(_DK_SMALL, False)
 
 
 @claim(
@@ -188,8 +208,9 @@ def _qknorm_best_at_top(v: Mapping[str, float]) -> bool:
 
 @claim(
     "after.qknorm_like_sqrt_at_low_lr_small_dk",
-    statement="at the smallest d_k, at the two lowest learning rates, QK-norm's final loss is "
-    "within 15% of ÷√d_k's (its g starts at √d_k and moves about η per step)",
+    statement="at the smallest d_k, at the two lowest learning rates, QK-norm's and ÷√d_k's "
+    "final losses differ by less than 20% on the printed seed ranges (its g starts at √d_k and "
+    "moves about η per step)",
     counterexample={f"after.final_loss.d{_DK_SMALL}.qknorm.{_LOW}": 1.0},
 )
 def _qknorm_like_sqrt_low(v: Mapping[str, float]) -> bool:
@@ -197,9 +218,10 @@ def _qknorm_like_sqrt_low(v: Mapping[str, float]) -> bool:
 
 
 def _qknorm_loss_near_sqrt(v: Mapping[str, float], lr: str) -> bool:
-    """At the smallest d_k and rate ``lr``, QK-norm's final loss is within 15% of ÷√d_k's."""
-    qknorm, sqrt = (v[f"after.final_loss.d{_DK_SMALL}.{s}.{lr}"] for s in ("qknorm", "sqrt"))
-    return abs(qknorm / sqrt - 1) < 0.15
+    """At the smallest d_k and rate ``lr``, QK-norm's and ÷√d_k's final losses differ by less
+    than 20% on their printed seed ranges (each end of one against the far end of the other)."""
+    qknorm, sqrt = (f"after.final_loss.d{_DK_SMALL}.{s}.{lr}" for s in ("qknorm", "sqrt"))
+    return lo(v, qknorm) / hi(v, sqrt) > 0.8 and hi(v, qknorm) / lo(v, sqrt) < 1.2
 
 
 @claim(
@@ -222,8 +244,8 @@ def _low_lr_undertrained(v: Mapping[str, float]) -> bool:
 )
 def _low_entropy_good(v: Mapping[str, float]) -> bool:
     low = f"lr{settings.AFTER_LOW_LR:g}"
-    return v[f"after.final_entropy.d{_DK_LARGE}.qknorm.{_TOP}"] < 0.1 and all(
-        v[f"after.final_entropy.d{_DK_LARGE}.{s}.{low}"] < 0.2
+    return hi(v, f"after.final_entropy.d{_DK_LARGE}.qknorm.{_TOP}") < 0.1 and all(
+        hi(v, f"after.final_entropy.d{_DK_LARGE}.{s}.{low}") < 0.2
         for s in settings.AFTER_SWEEP_SCALINGS
     )
 
@@ -232,15 +254,16 @@ FAILED_OVER_BEST = 3  # "failed": above the best rate, a final loss over 3× the
 FAILED_LOGIT = 100  # "a largest logit of 100 or more"
 
 
-def _failed_runs(v: Mapping[str, float]) -> list[tuple[int, str, str]]:
-    """(d_k, scaling, rate) of every run above its best rate with a loss over 3× its best."""
+def _failed_runs(v: Mapping[str, float], surely: bool) -> list[tuple[int, str, str]]:
+    """(d_k, scaling, rate) of every run above its best rate with a loss over 3× its best:
+    on every seed the printed ranges allow (``surely``), or on any."""
+    over = _over_best if surely else _over_best_at_most
     return [
         (dk, s, f"lr{rate:g}")
         for dk in settings.AFTER_SWEEP_DKS
         for s in settings.AFTER_SWEEP_SCALINGS
         for rate in settings.AFTER_LEARNING_RATES
-        if rate > v[f"after.best_lr.d{dk}.{s}"]
-        and _over_best(v, dk, s, f"lr{rate:g}") > FAILED_OVER_BEST
+        if rate > v[f"after.best_lr.d{dk}.{s}"] and over(v, dk, s, f"lr{rate:g}") > FAILED_OVER_BEST
     ]
 
 
@@ -252,10 +275,10 @@ def _failed_runs(v: Mapping[str, float]) -> list[tuple[int, str, str]]:
     counterexample={f"after.max_logit.d{_DK_LARGE}.sqrt.{_TOP}": 50.0},
 )
 def _failed_have_huge_logits(v: Mapping[str, float]) -> bool:
-    failed = _failed_runs(v)
-    every_dk = {dk for dk, _, _ in failed} == set(settings.AFTER_SWEEP_DKS)
+    every_dk = {dk for dk, _, _ in _failed_runs(v, True)} == set(settings.AFTER_SWEEP_DKS)
     return every_dk and all(
-        v[f"after.max_logit.d{dk}.{s}.{lr}"] >= FAILED_LOGIT for dk, s, lr in failed
+        lo(v, f"after.max_logit.d{dk}.{s}.{lr}") >= FAILED_LOGIT
+        for dk, s, lr in _failed_runs(v, False)
     )
 
 
@@ -269,13 +292,14 @@ def _huge_logits_unscaled(v: Mapping[str, float]) -> bool:
     best = v[f"after.best_lr.d{_DK_LARGE}.none"]
     # the grid rate nearest the best one (a margin probe moves ``best`` off the grid)
     near = min(settings.AFTER_LEARNING_RATES, key=lambda r: abs(math.log(r / best)))
-    return v[f"after.max_logit.d{_DK_LARGE}.none.lr{near:g}"] > FAILED_LOGIT
+    return lo(v, f"after.max_logit.d{_DK_LARGE}.none.lr{near:g}") > FAILED_LOGIT
 
 
 @claim(
     "after.sqrt_best_lr_lower_at_large_dk",
     statement="÷√d_k's best learning rate is lower at the larger d_k of the sweep, and each "
-    "d_k's best rate costs the other d_k more than 15% over its own best loss",
+    "d_k's best rate gives the other d_k a higher final loss than its own best, on the printed "
+    "seed ranges",
     counterexample={f"after.best_lr.d{_DK_LARGE}.sqrt": 1.0},
 )
 def _sqrt_best_lr_shifts(v: Mapping[str, float]) -> bool:
@@ -285,9 +309,9 @@ def _sqrt_best_lr_shifts(v: Mapping[str, float]) -> bool:
 
     def cost(dk: int, rate: float) -> float:  # the loss at the grid rate nearest ``rate``
         near = min(settings.AFTER_LEARNING_RATES, key=lambda r: abs(math.log(r / rate)))
-        return v[f"after.final_loss.d{dk}.sqrt.lr{near:g}"] / v[f"after.best_loss.d{dk}.sqrt"]
+        return _over_best(v, dk, "sqrt", f"lr{near:g}")
 
-    return cost(_DK_LARGE, small) > 1.15 and cost(_DK_SMALL, large) > 1.15
+    return cost(_DK_LARGE, small) > 1 and cost(_DK_SMALL, large) > 1
 
 
 @claim(
@@ -298,7 +322,8 @@ def _sqrt_best_lr_shifts(v: Mapping[str, float]) -> bool:
 )
 def _sqrt_logits_larger(v: Mapping[str, float]) -> bool:
     return all(
-        v[f"after.max_logit.d{_DK_LARGE}.sqrt.{lr}"] > v[f"after.max_logit.d{_DK_SMALL}.sqrt.{lr}"]
+        lo(v, f"after.max_logit.d{_DK_LARGE}.sqrt.{lr}")
+        > hi(v, f"after.max_logit.d{_DK_SMALL}.sqrt.{lr}")
         for lr in _LRS
     )
 
@@ -310,7 +335,11 @@ def _sqrt_logits_larger(v: Mapping[str, float]) -> bool:
     counterexample={"after.slope.sqrt.init": 0.3},
 )
 def _flat_at_init(v: Mapping[str, float]) -> bool:
-    return abs(v["after.slope.sqrt.init"]) < 0.1 and abs(v["after.slope.mup.init"] + 0.5) < 0.1
+    return all(
+        abs(x) < 0.1 for x in (lo(v, "after.slope.sqrt.init"), hi(v, "after.slope.sqrt.init"))
+    ) and all(
+        abs(x + 0.5) < 0.1 for x in (lo(v, "after.slope.mup.init"), hi(v, "after.slope.mup.init"))
+    )
 
 
 @claim(
@@ -320,7 +349,7 @@ def _flat_at_init(v: Mapping[str, float]) -> bool:
     counterexample={"after.slope.sqrt.final": 0.02},
 )
 def _sqrt_spread_grows(v: Mapping[str, float]) -> bool:
-    return 0.1 < v["after.slope.sqrt.final"] < 0.4
+    return 0.1 < lo(v, "after.slope.sqrt.final") <= hi(v, "after.slope.sqrt.final") < 0.4
 
 
 @claim(
@@ -331,12 +360,10 @@ def _sqrt_spread_grows(v: Mapping[str, float]) -> bool:
     counterexample={f"after.cos_final.{_SPREAD[0]}.mup": 0.6},
 )
 def _mup_flat(v: Mapping[str, float]) -> bool:
-    cosines = [v[f"after.cos_final.{d}.mup"] for d in _SPREAD]
-    return (
-        abs(v["after.slope.mup.final"]) < 0.1
-        and min(cosines) > 0.5
-        and max(cosines) - min(cosines) < 0.05
-    )
+    low = [lo(v, f"after.cos_final.{d}.mup") for d in _SPREAD]
+    high = [hi(v, f"after.cos_final.{d}.mup") for d in _SPREAD]
+    slope = (lo(v, "after.slope.mup.final"), hi(v, "after.slope.mup.final"))
+    return all(abs(x) < 0.1 for x in slope) and min(low) > 0.5 and max(high) - min(low) < 0.05
 
 
 @claim(
@@ -346,18 +373,21 @@ def _mup_flat(v: Mapping[str, float]) -> bool:
     counterexample={"after.slope_max.sqrt.final": 0.0},
 )
 def _max_follows(v: Mapping[str, float]) -> bool:
-    return v["after.slope_max.sqrt.final"] > 0.1 and abs(v["after.slope_max.mup.final"]) < 0.1
+    mup = (lo(v, "after.slope_max.mup.final"), hi(v, "after.slope_max.mup.final"))
+    return lo(v, "after.slope_max.sqrt.final") > 0.1 and all(abs(x) < 0.1 for x in mup)
 
 
 @claim(
     "after.training_aligns_q_and_k",
-    statement="matched query–key cosines start near 0 (|cos| < 0.1) and end above 0.5 for "
-    "both scalings at every d_k",
+    statement="matched query–key cosines start near 0 and end above 0.5 for both scalings at "
+    "every d_k, on every seed: every initial |cos| is under a quarter of every final cos",
     counterexample={f"after.cos_final.{_SPREAD[-1]}.sqrt": 0.2},
 )
 def _aligned(v: Mapping[str, float]) -> bool:
     return all(
-        abs(v[f"after.cos_init.{d}.{s}"]) < 0.1 and v[f"after.cos_final.{d}.{s}"] > 0.5
+        max(abs(lo(v, f"after.cos_init.{d}.{s}")), abs(hi(v, f"after.cos_init.{d}.{s}")))
+        < lo(v, f"after.cos_final.{d}.{s}") / 4
+        and lo(v, f"after.cos_final.{d}.{s}") > 0.5
         for d in _SPREAD
         for s in ("sqrt", "mup")
     )
@@ -370,9 +400,13 @@ def _aligned(v: Mapping[str, float]) -> bool:
     counterexample={f"after.cos_final.{_SPREAD[-1]}.mup": 0.5},
 )
 def _alignment_trend(v: Mapping[str, float]) -> bool:
-    sqrt = [v[f"after.cos_final.{d}.sqrt"] for d in _SPREAD]
-    mup = [v[f"after.cos_final.{d}.mup"] for d in _SPREAD]
-    return all(b < a for a, b in pairwise(sqrt)) and max(mup) - min(mup) < 0.05
+    sqrt = [
+        (lo(v, f"after.cos_final.{d}.sqrt"), hi(v, f"after.cos_final.{d}.sqrt")) for d in _SPREAD
+    ]
+    mup_low = [lo(v, f"after.cos_final.{d}.mup") for d in _SPREAD]
+    mup_high = [hi(v, f"after.cos_final.{d}.mup") for d in _SPREAD]
+    falls = all(b[1] < a[0] for a, b in pairwise(sqrt))
+    return falls and max(mup_high) - min(mup_low) < 0.05
 
 
 # The after-training figures' alt texts (figures/after_*.py, shown on this page only): the
@@ -399,10 +433,10 @@ def _after_lr_sensitivity(v: Mapping[str, float]) -> bool:
                 return False
         if _over_best(v, dk, "qknorm", _LOW) <= 1.5:
             return False
-        if any(_over_best(v, dk, "qknorm", lr) >= 1.5 for lr in _LRS[-2:]):
+        if any(_over_best_at_most(v, dk, "qknorm", lr) >= 1.5 for lr in _LRS[-2:]):
             return False
-        top = {s: v[f"after.final_loss.d{dk}.{s}.{_TOP}"] for s in ("none", "sqrt", "qknorm")}
-        if top["qknorm"] >= min(top["none"], top["sqrt"]):
+        top = {s: f"after.final_loss.d{dk}.{s}.{_TOP}" for s in ("none", "sqrt", "qknorm")}
+        if hi(v, top["qknorm"]) >= min(lo(v, top["none"]), lo(v, top["sqrt"])):
             return False
     return True
 
@@ -417,11 +451,11 @@ def _after_lr_sensitivity(v: Mapping[str, float]) -> bool:
 def _after_max_logit(v: Mapping[str, float]) -> bool:
     dk = _DK_LARGE
     runaway = all(
-        v[f"after.max_logit.d{dk}.{s}.{_TOP}"] > 1000
-        and v[f"after.final_entropy.d{dk}.{s}.{_TOP}"] < 0.05
+        lo(v, f"after.max_logit.d{dk}.{s}.{_TOP}") > 1000
+        and hi(v, f"after.final_entropy.d{dk}.{s}.{_TOP}") < 0.05
         for s in ("none", "sqrt")
     )
-    bounded = all(v[f"after.max_logit.d{dk}.qknorm.{lr}"] < 50 for lr in (_FIGURE_LOW, _TOP))
+    bounded = all(hi(v, f"after.max_logit.d{dk}.qknorm.{lr}") < 50 for lr in (_FIGURE_LOW, _TOP))
     return runaway and bounded
 
 
@@ -441,7 +475,8 @@ def _exercise_numbers(out: dict[str, str]) -> None:
     out["after.exercise.adam_max_step"] = Number((1 - beta1) / math.sqrt(1 - beta2), ".1f")
     std16, std1024 = (summary[f"after.std_final.d{d}.sqrt"] for d in (16, 1024))
     slope = math.log(std1024 / std16) / math.log(1024 / 16)
-    out["after.exercise.two_point_slope.sqrt"] = Number(slope, ".2f")
+    # One digit: the rerun's fresh seeds move the second (0.20 on the build's, 0.21 on its own).
+    out["after.exercise.two_point_slope.sqrt"] = Number(slope, ".1f")
     ratio = summary["after.best_lr.d16.sqrt"] / summary["after.best_lr.d256.sqrt"]
     out["after.exercise.best_lr_ratio.sqrt"] = Number(ratio, "g")
 
@@ -455,7 +490,7 @@ def _exercise_numbers(out: dict[str, str]) -> None:
 def _under_bound(v: Mapping[str, float]) -> bool:
     bound = v["after.exercise.g_bound.d16"]
     return abs(bound - (4 + v["after.lr_min"] * v["after.steps"])) < 1e-9 and (
-        v["after.max_logit.d16.qknorm.lr0.001"] <= bound
+        hi(v, "after.max_logit.d16.qknorm.lr0.001") <= bound
     )
 
 
@@ -467,7 +502,8 @@ def _under_bound(v: Mapping[str, float]) -> bool:
 )
 def _two_point(v: Mapping[str, float]) -> bool:
     two = v["after.exercise.two_point_slope.sqrt"]
-    return 0 < two < 0.5 and abs(two - v["after.slope.sqrt.final"]) < 0.05
+    fit = (lo(v, "after.slope.sqrt.final"), hi(v, "after.slope.sqrt.final"))
+    return 0 < two < 0.5 and all(abs(two - x) < 0.05 for x in fit)
 
 
 _GRID = sorted(settings.AFTER_LEARNING_RATES)
@@ -494,13 +530,14 @@ def _best_lr_ratio(v: Mapping[str, float]) -> bool:
 @claim(
     "after.exercise.low_rate_larger_sqrt_logits_same_loss",
     statement="at the smallest d_k and the two lowest rates ÷√d_k's largest logit is larger "
-    "than QK-norm's, yet their final losses are within 15% of each other",
+    "than QK-norm's on every seed, yet their final losses differ by less than 20% on the "
+    "printed seed ranges",
     counterexample={f"after.max_logit.d{_DK_SMALL}.sqrt.{_LOW}": 1.0},
 )
 def _low_rate_logits_losses(v: Mapping[str, float]) -> bool:
     return all(
-        v[f"after.max_logit.d{_DK_SMALL}.sqrt.{lr}"]
-        > v[f"after.max_logit.d{_DK_SMALL}.qknorm.{lr}"]
+        lo(v, f"after.max_logit.d{_DK_SMALL}.sqrt.{lr}")
+        > hi(v, f"after.max_logit.d{_DK_SMALL}.qknorm.{lr}")
         and _qknorm_loss_near_sqrt(v, lr)
         for lr in _LRS[:2]
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from attention_explained.content import data
-from attention_explained.content.registry import Number, claim, numbers
+from attention_explained.content.registry import Number, claim, hi, lo, numbers
 from attention_explained.settings import PROSE_SEEDS as SEEDS
 from attention_explained.settings import SWEEP_DIMS
 
@@ -65,12 +65,21 @@ def _heatmaps(v: Mapping[str, float]) -> bool:
 
 @claim(
     "figures.logit_std_near_theory",
-    statement="the measured std of the logits is within 3% of 3√d at d=10 and d=1024 "
-    "(and so within 3% of 3 after ÷√d)",
+    statement="the theoretical std 3√d (and 3 after ÷√d) lies inside the seed range of the "
+    "measured std at d=10 and d=1024, the range each panel prints, and every seed is within "
+    "10% of it",
     counterexample={"std.measured.d10": 12.0},
 )
 def _logit_std(v: Mapping[str, float]) -> bool:
-    return all(abs(v[f"std.measured.d{d}"] / v[f"std.theory.d{d}"] - 1) < 0.03 for d in (10, 1024))
+    def inside(d: int) -> bool:
+        low, high, theory = (
+            lo(v, f"std.measured.d{d}"),
+            hi(v, f"std.measured.d{d}"),
+            v[f"std.theory.d{d}"],
+        )
+        return low <= theory <= high and 0.9 * theory < low and high < 1.1 * theory
+
+    return all(inside(d) for d in (10, 1024))
 
 
 @claim(
@@ -109,15 +118,16 @@ def scaled_gradient_flat(v: Mapping[str, float]) -> bool:
 
 @claim(
     "figures.saturation_unscaled_saturates_scaled_flat",
-    statement="unscaled, row entropy falls towards 0 (< 0.1) and the max weight climbs towards 1 "
-    "(> 0.95) from d=10 to d=1024; with ÷√d and ÷(3√d) both stay within 15% over every "
-    "plotted d from 16 to 4096, and ÷√d's entropy is higher at the smallest d",
+    statement="unscaled, row entropy falls towards 0 (< 0.2 on every seed) and the max weight "
+    "climbs towards 1 (> 0.9 on every seed) from d=10 to d=1024; with ÷√d and ÷(3√d) both "
+    "stay within 15% over every plotted d from 16 to 4096, and ÷√d's entropy is higher at "
+    "the smallest d",
     counterexample={"figures.sweep_spread.entropy.sqrt.from16": 0.5},
 )
 def _saturation(v: Mapping[str, float]) -> bool:
-    entropy = v["sweep.entropy.d10.none"] > v["sweep.entropy.d1024.none"]
-    weight = v["sweep.max_weight.d10.none"] < v["sweep.max_weight.d1024.none"]
-    ends = v["sweep.entropy.d1024.none"] < 0.1 and v["sweep.max_weight.d1024.none"] > 0.95
+    entropy = lo(v, "sweep.entropy.d10.none") > hi(v, "sweep.entropy.d1024.none")
+    weight = hi(v, "sweep.max_weight.d10.none") < lo(v, "sweep.max_weight.d1024.none")
+    ends = hi(v, "sweep.entropy.d1024.none") < 0.2 and lo(v, "sweep.max_weight.d1024.none") > 0.9
     return entropy and weight and ends and scaled_flat_from_16(v)
 
 
@@ -126,6 +136,8 @@ def _saturation(v: Mapping[str, float]) -> bool:
     statement="unscaled, ‖J‖_F and the logit gradient fall more than 5-fold from d=10 to "
     "d=1024; with ÷√d and ÷(3√d) both stay within 30% over every plotted d (1 to 4096)",
     counterexample={"figures.sweep_spread.grad_norm.sqrt.all": 0.6},
+    median_because="the alt text describes the plotted curves, the means over the seeds at "
+    "each d_k; the figure draws no per-seed range",
 )
 def _gradient(v: Mapping[str, float]) -> bool:
     metrics = ("jacobian_fro", "grad_norm")
@@ -140,33 +152,46 @@ def _gradient(v: Mapping[str, float]) -> bool:
     counterexample={"training.final_loss.d128.none": 0.2},
 )
 def _training_loss(v: Mapping[str, float]) -> bool:
-    final = {
-        (d, s): v[f"training.final_loss.d{d}.{s}"] for d in _DKS for s in ("none", "sqrt", "qknorm")
+    names = {
+        (d, s): f"training.final_loss.d{d}.{s}" for d in _DKS for s in ("none", "sqrt", "qknorm")
     }
-    learn = all(final[d, s] < v[f"training.init_loss.d{d}.{s}"] for d, s in final)
-    order = all(final[d, "qknorm"] < final[d, "sqrt"] < final[d, "none"] for d in _DKS)
-    rises = final[16, "none"] < final[128, "none"] < final[1024, "none"]
+    final = {key: (lo(v, name), hi(v, name)) for key, name in names.items()}
+    learn = all(final[d, s][1] < lo(v, f"training.init_loss.d{d}.{s}") for d, s in final)
+
+    def below(a: tuple[float, float], b: tuple[float, float]) -> bool:
+        return a[1] < b[0]
+
+    order = all(
+        below(final[d, "qknorm"], final[d, "sqrt"]) and below(final[d, "sqrt"], final[d, "none"])
+        for d in _DKS
+    )
+    rises = below(final[16, "none"], final[128, "none"]) and below(
+        final[128, "none"], final[1024, "none"]
+    )
     return learn and order and rises
 
 
 @claim(
     "figures.training_entropy_unscaled_low",
-    statement="÷√d_k and QK-norm start at about 80% of log n or above (median over the "
-    "seeds above 80%); unscaled starts lower, lower for "
-    "larger d_k, and ends below 0.05 nats",
+    statement="÷√d_k and QK-norm start at about 80% of log n or above (every seed above "
+    "75%); unscaled starts lower, lower for larger d_k, and ends below 0.05 nats, on every "
+    "seed",
     counterexample={"training.final_entropy.d16.none": 0.5},
 )
 def _training_entropy(v: Mapping[str, float]) -> bool:
-    top = 0.8 * v["training.log_n"]
+    top = 0.75 * v["training.log_n"]  # "about 80% or above"
     start = {
-        (d, s): v[f"training.init_entropy.d{d}.{s}"]
+        (d, s): (lo(v, name), hi(v, name))
         for d in _DKS
         for s in ("none", "sqrt", "qknorm")
+        for name in (f"training.init_entropy.d{d}.{s}",)
     }
-    high = all(start[d, s] > top for d in _DKS for s in ("sqrt", "qknorm"))
-    low = all(start[d, "none"] < min(start[d, "sqrt"], start[d, "qknorm"]) for d in _DKS)
-    falling = start[16, "none"] > start[128, "none"] > start[1024, "none"]
-    ends = all(v[f"training.final_entropy.d{d}.none"] < 0.05 for d in _DKS)
+    high = all(start[d, s][0] > top for d in _DKS for s in ("sqrt", "qknorm"))
+    low = all(start[d, "none"][1] < min(start[d, "sqrt"][0], start[d, "qknorm"][0]) for d in _DKS)
+    falling = start[16, "none"][0] > start[128, "none"][1] and (
+        start[128, "none"][0] > start[1024, "none"][1]
+    )
+    ends = all(hi(v, f"training.final_entropy.d{d}.none") < 0.05 for d in _DKS)
     return high and low and falling and ends
 
 
@@ -181,13 +206,16 @@ def _training_entropy(v: Mapping[str, float]) -> bool:
 )
 def _training_gradient(v: Mapping[str, float]) -> bool:
     larger = all(
-        v[f"training.init_gradnorm.d{d}.none"]
-        > max(v[f"training.init_gradnorm.d{d}.{s}"] for s in ("sqrt", "qknorm"))
+        lo(v, f"training.init_gradnorm.d{d}.none")
+        > max(hi(v, f"training.init_gradnorm.d{d}.{s}") for s in ("sqrt", "qknorm"))
         for d in _DKS
     )
-    drops = v["training.init_gradnorm.d1024.none"] > 100 * v["training.quiet_below"]
-    quiet = v["training.quiet_steps.d1024.none"] > 10
-    others = all(v[f"training.quiet_steps.d{d}.{s}"] == 0 for d in _DKS for s in ("sqrt", "qknorm"))
-    shrink = 1.5 <= v["training.gradnorm_shrink.d1024.sqrt"] < 10
-    shrink = shrink and 8 <= v["training.gradnorm_shrink.d1024.qknorm"] < 30
+    drops = lo(v, "training.init_gradnorm.d1024.none") > 100 * v["training.quiet_below"]
+    quiet = lo(v, "training.quiet_steps.d1024.none") > 10
+    others = all(
+        hi(v, f"training.quiet_steps.d{d}.{s}") == 0 for d in _DKS for s in ("sqrt", "qknorm")
+    )
+    sqrt = "training.gradnorm_shrink.d1024.sqrt"
+    qknorm = "training.gradnorm_shrink.d1024.qknorm"
+    shrink = 1.5 <= lo(v, sqrt) <= hi(v, sqrt) < 10 and 8 <= lo(v, qknorm) <= hi(v, qknorm) < 30
     return larger and drops and quiet and others and shrink

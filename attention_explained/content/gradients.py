@@ -8,19 +8,21 @@ from collections.abc import Mapping
 import numpy as np
 
 from attention_explained.content.figures import scaled_gradient_flat
-from attention_explained.content.registry import Number, claim, numbers
+from attention_explained.content.registry import Number, claim, hi, lo, numbers
 from attention_explained.content.shared import close
 from attention_explained.settings import LENGTH, SCALES
 from attention_explained.settings import PROSE_DIMS as WIDTHS
 
 
 @claim(
-    "gradients.unscaled_jacobian_tenfold_smaller",
-    statement="unscaled at d = 1024 the mean ‖J‖_F is less than a seventh of its value after ÷√d",
-    counterexample={"sweep.jacobian_fro.d1024.none": 0.1},
+    "gradients.unscaled_jacobian_under_a_third",
+    statement="unscaled at d = 1024 the mean ‖J‖_F is less than a third of its value after ÷√d "
+    "on every seed and on the printed ranges (three times the largest unscaled seed's is below "
+    "the smallest ÷√d seed's; a fifth fails on the rerun's fresh seeds)",
+    counterexample={"sweep.jacobian_fro.d1024.none:high": 0.1},
 )
-def _jacobian_tenfold(v: Mapping[str, float]) -> bool:
-    return 7 * v["sweep.jacobian_fro.d1024.none"] < v["sweep.jacobian_fro.d1024.sqrt"]
+def _jacobian_under_a_third(v: Mapping[str, float]) -> bool:
+    return 3 * hi(v, "sweep.jacobian_fro.d1024.none") < lo(v, "sweep.jacobian_fro.d1024.sqrt")
 
 
 @claim(
@@ -30,7 +32,8 @@ def _jacobian_tenfold(v: Mapping[str, float]) -> bool:
 )
 def _sharper_larger(v: Mapping[str, float]) -> bool:
     return all(
-        v[f"sweep.jacobian_fro.d{d}.sqrt"] > v[f"sweep.jacobian_fro.d{d}.unit"] for d in WIDTHS
+        lo(v, f"sweep.jacobian_fro.d{d}.sqrt") > hi(v, f"sweep.jacobian_fro.d{d}.unit")
+        for d in WIDTHS
     )
 
 
@@ -39,6 +42,8 @@ def _sharper_larger(v: Mapping[str, float]) -> bool:
     statement="unscaled, ‖J‖_F and ‖∂L/∂z‖ fall more than fivefold from d = 10 to d = 1024; "
     "after ÷√d or ÷(3√d) both stay within 30% over the whole plotted range (d = 1 to 4096)",
     counterexample={"figures.sweep_spread.jacobian_fro.unit.all": 0.5},
+    median_because="its sentence is the figure's caption, about the plotted curves: the means "
+    "over the seeds at each d_k",
 )
 def _collapse_flat(v: Mapping[str, float]) -> bool:
     for metric in ("jacobian_fro", "grad_norm"):

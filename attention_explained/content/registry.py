@@ -136,12 +136,83 @@ def compute() -> dict[str, str]:
     return {name: str(text) for name, text in measure().items()}
 
 
+LOW, HIGH = ":low", ":high"  # a Spread's per-seed extremes, as values() names them
+
+
+def low(name: str) -> str:
+    """The name under which :func:`values` holds the smallest single-seed value of the
+    :class:`Spread` ``name``: what a claim about "every seed" reads (``v[low(name)] > 10``)."""
+    return name + LOW
+
+
+def high(name: str) -> str:
+    """The name of the largest single-seed value of the :class:`Spread` ``name``."""
+    return name + HIGH
+
+
 def values() -> dict[str, float]:
-    """The same names as :func:`compute`, unrounded: what the claims are checked against."""
-    return {
-        name: text.value if isinstance(text, Number) else float(text)
-        for name, text in measure().items()
-    }
+    """The same names as :func:`compute`, unrounded: what the claims are checked against.
+
+    A :class:`Spread` (a number measured on several seeds, printed as its range) adds its
+    per-seed extremes as :func:`low` and :func:`high`; its own name holds the value its
+    sentence is about (a median, say), which a threshold check must not read
+    (:func:`median_reads`, tests/test_content_claims.py).
+    """
+    out: dict[str, float] = {}
+    for name, text in measure().items():
+        out[name] = text.value if isinstance(text, Number) else float(text)
+        if isinstance(text, Spread):
+            out[low(name)], out[high(name)] = text.low, text.high
+    return out
+
+
+def lo(v: Mapping[str, float], name: str) -> float:
+    """The smallest single-seed value of ``name`` if it is a :class:`Spread`, else its value:
+    what a threshold "above x on every seed" compares."""
+    return v[low(name)] if low(name) in v else v[name]
+
+
+def hi(v: Mapping[str, float], name: str) -> float:
+    """The largest single-seed value of ``name`` if it is a :class:`Spread`, else its value."""
+    return v[high(name)] if high(name) in v else v[name]
+
+
+def apart_at_most(v: Mapping[str, float], a: str, b: str) -> float:
+    """The largest gap between ``a`` and ``b`` that their printed ranges allow: what "a and b
+    are within x of each other" must keep under x."""
+    return max(hi(v, a) - lo(v, b), hi(v, b) - lo(v, a))
+
+
+def overlap(v: Mapping[str, float], a: str, b: str) -> bool:
+    """Whether the printed seed ranges of ``a`` and ``b`` share a value."""
+    return max(lo(v, a), lo(v, b)) <= min(hi(v, a), hi(v, b))
+
+
+def is_spread(name: str, values: Mapping[str, float]) -> bool:
+    """Whether ``name`` is a :class:`Spread`'s central value (its extremes are in ``values``)."""
+    return low(name) in values and high(name) in values
+
+
+def median_reads(name: str, values: Mapping[str, float]) -> list[str]:
+    """The :class:`Spread` central values (medians, means over seeds) that claim ``name``
+    reads on ``values``, unless the claim says why it may (``median_because``).
+
+    A sentence beside a printed range reads as "on every seed", so its check compares the
+    per-seed extremes (:func:`low`, :func:`high`) with the bound, not the median. A Spread
+    every seed gives the same value (a setting, ``log n``) may be read as it is.
+    """
+    spec = registered()[name]
+    return [] if spec.median_because else spread_reads(spec.check, values)
+
+
+def spread_reads(check: Check, values: Mapping[str, float]) -> list[str]:
+    """The names of :class:`Spread` central values ``check`` reads on ``values`` (sorted),
+    leaving out those every seed gives the same (their extremes equal)."""
+    reading = _Reading(values)
+    check(reading)
+    return sorted(
+        n for n in reading.read if is_spread(n, values) and values[low(n)] != values[high(n)]
+    )
 
 
 @dataclass(frozen=True)
@@ -150,6 +221,7 @@ class Claim:
     statement: str  # the claim in plain English, for error messages and the tests
     check: Check
     counterexample: Mapping[str, float]  # values that, laid over the real ones, break it
+    median_because: str = ""  # why it may read a Spread's median (its sentence is about it)
 
 
 def describe_numbers(numbers: Mapping[str, float]) -> str:
@@ -170,18 +242,41 @@ class Verdict:
 _CLAIMS: dict[str, Claim] = {}
 
 
-def claim(name: str, *, statement: str, counterexample: Mapping[str, float]):
-    """Register ``check(values) -> bool`` as the claim ``name``."""
+def claim(
+    name: str,
+    *,
+    statement: str,
+    counterexample: Mapping[str, float],
+    median_because: str = "",
+):
+    """Register ``check(values) -> bool`` as the claim ``name``.
+
+    ``median_because`` lets the check read a :class:`Spread`'s median (or mean) and says why:
+    only for a sentence about that central value (a median curve, a pick on it), never for a
+    threshold beside a printed range (:func:`median_reads`).
+    """
 
     def register(check: Check) -> Check:
         if name in _CLAIMS:
             raise ValueError(f"claim {name!r} is registered twice")
         if not counterexample:
             raise ValueError(f"claim {name!r} needs a counterexample that contradicts it")
-        _CLAIMS[name] = Claim(name, statement, check, dict(counterexample))
+        _CLAIMS[name] = Claim(name, statement, check, with_extremes(counterexample), median_because)
         return check
 
     return register
+
+
+def with_extremes(counterexample: Mapping[str, float]) -> dict[str, float]:
+    """``counterexample`` with each number's per-seed extremes set to it as well (unless it
+    names them itself): a number moved to 0.5 is 0.5 on every seed, so a check that reads
+    :func:`lo` or :func:`hi` sees the move too."""
+    out = dict(counterexample)
+    for name, value in counterexample.items():
+        if not name.endswith((LOW, HIGH)):
+            out.setdefault(low(name), value)
+            out.setdefault(high(name), value)
+    return out
 
 
 def registered() -> dict[str, Claim]:

@@ -13,12 +13,15 @@ from attention_explained.content.registry import (
     Spread,
     attach_seed_ranges,
     claim,
+    hi,
+    lo,
     numbers,
     one_seed,
     reprint,
 )
 from attention_explained.settings import TRAINING_FINAL, TRAINING_QUIET, TRAINING_QUIET_BELOW
 
+DKS = (16, 128, 1024)  # the d_k of the SGD runs
 TRAINING_TAIL = 100  # "still falling": mean loss of the last 100 steps against the 100 before
 TRAINING_BELOW_LOSS = 1.0  # "falls later": first step the smoothed loss is below this
 # Printed with a digit fewer than their kind: at the usual digits the independent rerun's
@@ -48,7 +51,8 @@ def _training_numbers(out: dict[str, str]) -> None:
     parts: list[dict[str, str]] = [{} for _ in per_seed]
     for part, grid in zip(parts, per_seed, strict=True):
         _training_numbers_of(part, grid)
-    attach_seed_ranges(out, parts, keep=("acc_gap.d16_d128",))  # already a range over seeds
+    # Already ranges over seeds, or their ends: acc_gap.d16_d128, acc_gap_min, acc_gap_max.
+    attach_seed_ranges(out, parts, keep=("acc_gap.d16_d128", "acc_gap_min", "acc_gap_max"))
     reprint(out, TRAINING_FEWER_DIGITS)
 
 
@@ -184,6 +188,8 @@ def _training_shape_numbers_of(out: dict[str, str], sgd: dict) -> None:
     logit = np.median(sgd["logit_grad"][i, :, :, 0], axis=-1)
     estimate = math.sqrt(1024) * logit[none] / logit[sqrt]
     out["training.init_gradnorm_estimate.d1024"] = Number(estimate, ".0f")
+    # The mean per-example logit gradient at step 0, unscaled over ÷√d_k (a range over seeds).
+    out["training.init_logit_grad_ratio.d1024"] = Number(logit[none] / logit[sqrt], ".2f")
 
 
 @claim(
@@ -198,15 +204,18 @@ def _dk_at_least_d_model(v: Mapping[str, float]) -> bool:
 
 @claim(
     "training.qknorm_start_like_sqrt",
-    statement="with g starting at √d_k, QK-norm's step-0 entropy is within 10% of ÷√d_k's at "
-    "every d_k (the initial spread roughly matches)",
+    statement="with g starting at √d_k, QK-norm's step-0 entropy is within 15% of ÷√d_k's at "
+    "every d_k, on the printed seed ranges (the initial spread roughly matches)",
     counterexample={"training.init_entropy.d128.qknorm": 1.0},
 )
 def _qknorm_start(v: Mapping[str, float]) -> bool:
-    def start(dk: int, scaling: str) -> float:
-        return _training(v, "init_entropy", dk, scaling)
-
-    return all(abs(start(dk, "qknorm") / start(dk, "sqrt") - 1) < 0.1 for dk in (16, 128, 1024))
+    return all(
+        0.85 * _hi(v, "init_entropy", dk, "sqrt")
+        < _lo(v, "init_entropy", dk, "qknorm")
+        <= _hi(v, "init_entropy", dk, "qknorm")
+        < 1.15 * _lo(v, "init_entropy", dk, "sqrt")
+        for dk in (16, 128, 1024)
+    )
 
 
 @claim(
@@ -216,14 +225,24 @@ def _qknorm_start(v: Mapping[str, float]) -> bool:
 )
 def _qknorm_lowest(v: Mapping[str, float]) -> bool:
     return all(
-        v[f"training.final_loss.d{dk}.qknorm"]
-        < min(v[f"training.final_loss.d{dk}.{other}"] for other in ("none", "sqrt"))
+        _hi(v, "final_loss", dk, "qknorm")
+        < min(_lo(v, "final_loss", dk, other) for other in ("none", "sqrt"))
         for dk in (16, 128, 1024)
     )
 
 
-def _training(v: Mapping[str, float], metric: str, dk: int, scaling: str, opt: str = "") -> float:
-    return v[f"training.{opt + '.' if opt else ''}{metric}.d{dk}.{scaling}"]
+def _name(metric: str, dk: int, scaling: str, opt: str = "") -> str:
+    return f"training.{opt + '.' if opt else ''}{metric}.d{dk}.{scaling}"
+
+
+def _lo(v: Mapping[str, float], metric: str, dk: int, scaling: str, opt: str = "") -> float:
+    """The smallest single-seed value of a training number (the page prints its range)."""
+    return lo(v, _name(metric, dk, scaling, opt))
+
+
+def _hi(v: Mapping[str, float], metric: str, dk: int, scaling: str, opt: str = "") -> float:
+    """The largest single-seed value of a training number."""
+    return hi(v, _name(metric, dk, scaling, opt))
 
 
 @claim(
@@ -234,24 +253,25 @@ def _training(v: Mapping[str, float], metric: str, dk: int, scaling: str, opt: s
     counterexample={"training.init_entropy.d1024.none": 0.9},
 )
 def _unscaled_init_entropy(v: Mapping[str, float]) -> bool:
-    e = [_training(v, "init_entropy", dk, "none") for dk in (16, 128, 1024)]
-    return e[0] > e[1] > e[2] and e[2] < 0.1 * v["training.log_n"]
+    e = [(_lo(v, "init_entropy", dk, "none"), _hi(v, "init_entropy", dk, "none")) for dk in DKS]
+    return e[0][0] > e[1][1] and e[1][0] > e[2][1] and e[2][1] < 0.1 * v["training.log_n"]
 
 
 @claim(
     "training.entropy_figure",
-    statement="at every d_k, unscaled attention starts with a lower entropy than ÷√d_k and "
-    "QK-norm and ends below 0.05 nats; ÷√d_k and QK-norm start above 80% of log n",
+    statement="at every d_k and on every seed, unscaled attention starts with a lower entropy "
+    "than ÷√d_k and QK-norm and ends below 0.05 nats; ÷√d_k and QK-norm start near the "
+    "maximum (above 75% of log n)",
     counterexample={"training.final_entropy.d128.none": 0.5},
 )
 def _entropy_figure(v: Mapping[str, float]) -> bool:
     log_n = v["training.log_n"]
     return all(
-        _training(v, "init_entropy", dk, "none")
-        < min(_training(v, "init_entropy", dk, s) for s in ("sqrt", "qknorm"))
-        and _training(v, "final_entropy", dk, "none") < 0.05
-        and min(_training(v, "init_entropy", dk, s) for s in ("sqrt", "qknorm")) > 0.8 * log_n
-        for dk in (16, 128, 1024)
+        _hi(v, "init_entropy", dk, "none")
+        < min(_lo(v, "init_entropy", dk, s) for s in ("sqrt", "qknorm"))
+        and _hi(v, "final_entropy", dk, "none") < 0.05
+        and min(_lo(v, "init_entropy", dk, s) for s in ("sqrt", "qknorm")) > 0.75 * log_n
+        for dk in DKS
     )
 
 
@@ -262,36 +282,29 @@ def _entropy_figure(v: Mapping[str, float]) -> bool:
     counterexample={"training.init_starved.d1024.none": 0.5},
 )
 def _starved_at_start(v: Mapping[str, float]) -> bool:
-    return (
-        _training(v, "init_starved", 1024, "none")
-        > 25
-        > 1
-        > _training(v, "init_starved", 1024, "sqrt")
-    )
+    return _lo(v, "init_starved", 1024, "none") > 25 > 1 > _hi(v, "init_starved", 1024, "sqrt")
 
 
 @claim(
     "training.unscaled_logit_gradient_under_half",
     statement="at step 0 and d_k = 1024 the mean per-example logit gradient without scaling is "
-    "less than half of ÷√d_k's",
-    counterexample={"training.init_logit_grad.d1024.none": 0.3},
+    "smaller than ÷√d_k's on every seed (the ratio moves with the seeds and the precision: "
+    "0.33–0.39 on the build's, 0.46–0.50 on the rerun's, up to 0.54 on the auditor's)",
+    counterexample={"training.init_logit_grad_ratio.d1024:high": 1.1},
 )
 def _logit_gradient_under_half(v: Mapping[str, float]) -> bool:
-    return _training(v, "init_logit_grad", 1024, "none") < 0.5 * _training(
-        v, "init_logit_grad", 1024, "sqrt"
-    )
+    return hi(v, "training.init_logit_grad_ratio.d1024") < 1
 
 
 @claim(
     "training.unscaled_larger_w_gradient",
-    statement="at step 0 and d_k = 1024 the gradient reaching W^Q, W^K is more than ten times "
-    "larger without scaling than with ÷√d_k",
-    counterexample={"training.init_gradnorm_ratio.d1024": 8.0},
+    statement="at step 0 and d_k = 1024 the gradient reaching W^Q, W^K is more than five times "
+    "larger without scaling than with ÷√d_k on every seed (how many times moves with the "
+    "seeds: 11–13 on the build's, 17–25 on the rerun's, 8.8–25.5 on the auditor's 9)",
+    counterexample={"training.init_gradnorm_ratio.d1024:low": 4.0},
 )
 def _larger_w_gradient(v: Mapping[str, float]) -> bool:
-    return v["training.init_gradnorm_ratio.d1024"] > 10 and _training(
-        v, "init_gradnorm", 1024, "none"
-    ) > _training(v, "init_gradnorm", 1024, "sqrt")
+    return lo(v, "training.init_gradnorm_ratio.d1024") > 5
 
 
 @claim(
@@ -303,10 +316,10 @@ def _larger_w_gradient(v: Mapping[str, float]) -> bool:
 )
 def _gradient_ratio_account(v: Mapping[str, float]) -> bool:
     return (
-        v["training.init_gradnorm_ratio.d1024"] > 1
+        lo(v, "training.init_gradnorm_ratio.d1024") > 1
         and v["training.init_gradnorm_fit_min.d1024"] > 1 / 2
         and v["training.init_gradnorm_fit_max.d1024"] < 2
-        and _training(v, "init_starved", 1024, "none") > 50
+        and _lo(v, "init_starved", 1024, "none") > 50
     )
 
 
@@ -317,10 +330,7 @@ def _gradient_ratio_account(v: Mapping[str, float]) -> bool:
     counterexample={"training.final_stuck.d1024.sqrt": 5.0},
 )
 def _sqrt_starved_right(v: Mapping[str, float]) -> bool:
-    return (
-        _training(v, "final_starved", 1024, "sqrt") > 10
-        and _training(v, "final_stuck", 1024, "sqrt") < 1
-    )
+    return _lo(v, "final_starved", 1024, "sqrt") > 10 and _hi(v, "final_stuck", 1024, "sqrt") < 1
 
 
 @claim(
@@ -330,8 +340,8 @@ def _sqrt_starved_right(v: Mapping[str, float]) -> bool:
     counterexample={"training.final_stuck.d1024.none": 0.5},
 )
 def _frozen_share_stays(v: Mapping[str, float]) -> bool:
-    none = _training(v, "final_stuck", 1024, "none")
-    return none >= 5 and none > 5 * _training(v, "final_stuck", 1024, "sqrt")
+    none = _lo(v, "final_stuck", 1024, "none")
+    return none >= 5 and none > 5 * _hi(v, "final_stuck", 1024, "sqrt")
 
 
 @claim(
@@ -342,14 +352,14 @@ def _frozen_share_stays(v: Mapping[str, float]) -> bool:
 )
 def _gradient_figure(v: Mapping[str, float]) -> bool:
     largest = all(
-        _training(v, "init_gradnorm", dk, "none")
-        > max(_training(v, "init_gradnorm", dk, s) for s in ("sqrt", "qknorm"))
-        for dk in (16, 128, 1024)
+        _lo(v, "init_gradnorm", dk, "none")
+        > max(_hi(v, "init_gradnorm", dk, s) for s in ("sqrt", "qknorm"))
+        for dk in DKS
     )
     return (
         largest
-        and _training(v, "gradnorm_shrink", 1024, "none") > 100
-        and _training(v, "gradnorm_shrink", 1024, "sqrt") < 10
+        and _lo(v, "gradnorm_shrink", 1024, "none") > 100
+        and _hi(v, "gradnorm_shrink", 1024, "sqrt") < 10
     )
 
 
@@ -360,11 +370,9 @@ def _gradient_figure(v: Mapping[str, float]) -> bool:
     counterexample={"training.quiet_steps.d1024.none": 0.0},
 )
 def _starvation_grows(v: Mapping[str, float]) -> bool:
-    return _training(v, "final_starved", 1024, "none") > _training(
-        v, "init_starved", 1024, "none"
-    ) and _training(v, "quiet_steps", 1024, "none") > max(
-        _training(v, "quiet_steps", 1024, s) for s in ("sqrt", "qknorm")
-    )
+    return _lo(v, "final_starved", 1024, "none") > _hi(v, "init_starved", 1024, "none") and _lo(
+        v, "quiet_steps", 1024, "none"
+    ) > max(_hi(v, "quiet_steps", 1024, s) for s in ("sqrt", "qknorm"))
 
 
 @claim(
@@ -375,12 +383,11 @@ def _starvation_grows(v: Mapping[str, float]) -> bool:
     counterexample={"training.final_acc.d16.none": 60.0},
 )
 def _small_dk_learns(v: Mapping[str, float]) -> bool:
-    acc = _training(v, "final_acc", 16, "none")
     return (
-        acc > 90
-        and _training(v, "final_acc", 16, "sqrt") - acc < 5
-        and _training(v, "init_starved", 16, "none") < 5
-        and _training(v, "init_starved", 1024, "none") > 25
+        _lo(v, "final_acc", 16, "none") > 90
+        and _hi(v, "final_acc", 16, "sqrt") - _lo(v, "final_acc", 16, "none") < 5
+        and _hi(v, "init_starved", 16, "none") < 5
+        and _lo(v, "init_starved", 1024, "none") > 25
     )
 
 
@@ -394,13 +401,12 @@ def _small_dk_learns(v: Mapping[str, float]) -> bool:
 )
 def _large_dk_behind(v: Mapping[str, float]) -> bool:
     return (
-        _training(v, "init_loss", 1024, "none") > _training(v, "init_loss", 1024, "sqrt")
-        and _training(v, "init_stuck", 1024, "none") > 25
-        and _training(v, "init_stuck", 1024, "sqrt") < 1
-        and _training(v, "final_loss", 1024, "none") > 2 * _training(v, "final_loss", 1024, "sqrt")
-        and _training(v, "final_acc", 1024, "none") < _training(v, "final_acc", 1024, "sqrt")
-        and _training(v, "first_below", 1024, "none")
-        > 3 * _training(v, "first_below", 1024, "sqrt")
+        _lo(v, "init_loss", 1024, "none") > _hi(v, "init_loss", 1024, "sqrt")
+        and _lo(v, "init_stuck", 1024, "none") > 25
+        and _hi(v, "init_stuck", 1024, "sqrt") < 1
+        and _lo(v, "final_loss", 1024, "none") > 2 * _hi(v, "final_loss", 1024, "sqrt")
+        and _hi(v, "final_acc", 1024, "none") < _lo(v, "final_acc", 1024, "sqrt")
+        and _lo(v, "first_below", 1024, "none") > 3 * _hi(v, "first_below", 1024, "sqrt")
     )
 
 
@@ -411,21 +417,26 @@ def _large_dk_behind(v: Mapping[str, float]) -> bool:
     counterexample={"training.tail_drop.d1024.none": -0.01},
 )
 def _still_falling(v: Mapping[str, float]) -> bool:
-    drop = _training(v, "tail_drop", 1024, "none")
-    return drop > 0 and drop > 2 * _training(v, "tail_drop", 1024, "sqrt")
+    drop = _lo(v, "tail_drop", 1024, "none")
+    return drop > 0 and drop > 2 * _hi(v, "tail_drop", 1024, "sqrt")
 
 
 @claim(
     "training.loss_figure",
     statement="without scaling the loss goes below the threshold later as d_k grows "
-    "(16 → 128 → 1024), and at d_k = 1024 it ends clearly higher: over 1.3 times the final "
-    "loss at 16 and at 128",
-    counterexample={"training.final_loss.d1024.none": 0.4},
+    "(16 → 128 → 1024), and at d_k = 1024 it ends clearly higher: on the printed seed ranges "
+    "each step range lies above the last, and the final-loss range at 1024 above those at "
+    "16 and 128",
+    counterexample={"training.final_loss.d1024.none": 0.3},
 )
 def _loss_figure(v: Mapping[str, float]) -> bool:
-    first = [_training(v, "first_below", dk, "none") for dk in (16, 128, 1024)]
-    final = [_training(v, "final_loss", dk, "none") for dk in (16, 128, 1024)]
-    return first[0] < first[1] < first[2] and final[2] > 1.3 * max(final[0], final[1])
+    first = [(_lo(v, "first_below", dk, "none"), _hi(v, "first_below", dk, "none")) for dk in DKS]
+    final = [(_lo(v, "final_loss", dk, "none"), _hi(v, "final_loss", dk, "none")) for dk in DKS]
+    return (
+        first[0][1] < first[1][0]
+        and first[1][1] < first[2][0]
+        and final[2][0] > max(final[0][1], final[1][1])
+    )
 
 
 @claim(
@@ -435,8 +446,8 @@ def _loss_figure(v: Mapping[str, float]) -> bool:
     counterexample={"training.final_stuck.d1024.none": 1.0},
 )
 def _frozen_most(v: Mapping[str, float]) -> bool:
-    errors = 100 - _training(v, "final_acc", 1024, "none")
-    return _training(v, "final_stuck", 1024, "none") > 0.5 * errors
+    errors = 100 - _lo(v, "final_acc", 1024, "none")  # the most errors of any seed
+    return _lo(v, "final_stuck", 1024, "none") > 0.5 * errors
 
 
 @claim(
@@ -464,17 +475,18 @@ def _gap_grows(v: Mapping[str, float]) -> bool:
 
 @claim(
     "training.adam_does_not_undo_saturation",
-    statement="with Adam at d_k = 1024 the unscaled model stays within 3 points of its SGD "
-    "accuracy, below ÷√d_k with Adam, and keeps at least half its SGD frozen errors",
+    statement="with Adam at d_k = 1024 the unscaled model's accuracy range over the seeds "
+    "overlaps its SGD range (close: which ends ahead changes with the seeds), lies below "
+    "÷√d_k with Adam, and keeps at least half its SGD frozen errors",
     counterexample={"training.adam.final_stuck.d1024.none": 0.0},
 )
 def _adam_no_rescue(v: Mapping[str, float]) -> bool:
-    adam = _training(v, "final_acc", 1024, "none", "adam")
+    adam = (_lo(v, "final_acc", 1024, "none", "adam"), _hi(v, "final_acc", 1024, "none", "adam"))
+    sgd = (_lo(v, "final_acc", 1024, "none"), _hi(v, "final_acc", 1024, "none"))
     return (
-        abs(adam - _training(v, "final_acc", 1024, "none")) < 3
-        and adam < _training(v, "final_acc", 1024, "sqrt", "adam")
-        and _training(v, "final_stuck", 1024, "none", "adam")
-        >= 0.5 * _training(v, "final_stuck", 1024, "none")
+        max(adam[0], sgd[0]) <= min(adam[1], sgd[1])
+        and adam[1] < _lo(v, "final_acc", 1024, "sqrt", "adam")
+        and _lo(v, "final_stuck", 1024, "none", "adam") >= 0.5 * _hi(v, "final_stuck", 1024, "none")
     )
 
 
@@ -486,8 +498,7 @@ def _adam_no_rescue(v: Mapping[str, float]) -> bool:
 )
 def _adam_scaled_fine(v: Mapping[str, float]) -> bool:
     return all(
-        _training(v, "final_acc", 1024, s, "adam") >= 95
-        and _training(v, "final_stuck", 1024, s, "adam") < 1
+        _lo(v, "final_acc", 1024, s, "adam") >= 95 and _hi(v, "final_stuck", 1024, s, "adam") < 1
         for s in ("sqrt", "qknorm")
     )
 
@@ -512,7 +523,7 @@ def _exercise_numbers(out: dict[str, str]) -> None:
 )
 def _floor(v: Mapping[str, float]) -> bool:
     finals = [
-        v[f"{prefix}.final_loss.d{dk}.{s}"]
+        lo(v, f"{prefix}.final_loss.d{dk}.{s}")
         for prefix, dks in (("training", EXERCISE_DKS), ("training.adam", (1024,)))
         for dk in dks
         for s in ("none", "sqrt", "qknorm")
@@ -527,8 +538,8 @@ def _floor(v: Mapping[str, float]) -> bool:
     counterexample={"training.init_starved.d128.none": 90.0},
 )
 def _starved_rises(v: Mapping[str, float]) -> bool:
-    share = [v[f"training.init_starved.d{dk}.none"] for dk in EXERCISE_DKS]
-    return share[0] < share[1] < share[2]
+    share = [(_lo(v, "init_starved", dk, "none"), _hi(v, "init_starved", dk, "none")) for dk in DKS]
+    return share[0][1] < share[1][0] and share[1][1] < share[2][0]
 
 
 @claim(
@@ -538,7 +549,7 @@ def _starved_rises(v: Mapping[str, float]) -> bool:
     counterexample={"training.init_starved.d16.none": 20.0},
 )
 def _starved_few_most(v: Mapping[str, float]) -> bool:
-    return v["training.init_starved.d16.none"] < 5 and v["training.init_starved.d1024.none"] > 50
+    return _hi(v, "init_starved", 16, "none") < 5 and _lo(v, "init_starved", 1024, "none") > 50
 
 
 @claim(
@@ -550,6 +561,6 @@ def _starved_few_most(v: Mapping[str, float]) -> bool:
 def _saturated_start(v: Mapping[str, float]) -> bool:
     log_n = v["training.log_n"]
     return (
-        v["training.init_entropy.d1024.none"] < 0.1 * log_n
-        and v["training.init_entropy.d1024.sqrt"] > 0.7 * log_n
+        _hi(v, "init_entropy", 1024, "none") < 0.1 * log_n
+        and _lo(v, "init_entropy", 1024, "sqrt") > 0.7 * log_n
     )

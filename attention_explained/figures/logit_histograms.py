@@ -17,14 +17,15 @@ STRINGS = {
         "ko": "로짓 히스토그램 4개. 행은 dₖ=10과 dₖ=1024, 열은 스케일링 없음과 ÷√dₖ이고, 같은 "
         "열의 두 패널은 가로축을 공유한다. 스케일링하지 않으면 dₖ=1024의 로짓이 dₖ=10보다 약 "
         "10배 넓게 퍼진다(이론 표준편차 3√dₖ: 96과 9.5). √dₖ로 나누면 두 히스토그램의 너비가 "
-        "같아지고 표준편차는 둘 다 약 3이다. 측정한 표준편차는 네 패널 모두 이론값과 3% "
-        "안에서 맞는다.",
+        "같아지고 표준편차는 둘 다 약 3이다. 네 패널 모두 시드별로 측정한 표준편차의 범위 "
+        "안에 이론값이 들어간다.",
         "en": "Four histograms of logits. Rows are dₖ=10 and dₖ=1024, columns are no scaling "
         "and ÷√dₖ, and the two panels of a column share their horizontal axis. Unscaled, "
         "the logits at dₖ=1024 spread about 10 times wider than at dₖ=10 (theoretical "
         "standard deviation 3√dₖ: 96 and 9.5). Divided by √dₖ the two histograms have the "
         "same width, both with a standard deviation of about 3. In all four panels the "
-        "measured standard deviation is within 3% of the theory.",
+        "theoretical value lies inside the range of the standard deviations measured seed by "
+        "seed.",
     },
     "col_raw": {
         "ko": "$\\mathbf{q}\\cdot\\mathbf{k}$ (스케일링 없음)",
