@@ -16,6 +16,7 @@ number or an inline formula as three.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from attention_explained.sitebuild.reading import COMMENT, TOKEN_MARK, korean_characters, main_text
 
@@ -163,3 +164,48 @@ def late_glosses(markdown: str) -> list[tuple[str, str]]:
         if phrase and phrase in earlier:
             late.append((phrase, english))
     return late
+
+
+# -- comparisons between printed numbers ----------------------------------------------------
+
+CLAIM_MARKER = re.compile(r"<!--\s*claim:\s*([^\s>]+)\s*-->")
+PLACEHOLDER = re.compile(r"\{\{\s*ae:([^}\s]*)\s*\}\}")
+# Words that compare two quantities, or a quantity with a bound.
+COMPARISON = {
+    "ko": re.compile(
+        r"\d+\s*배|[두세네열]\s*배|분의\s*1|미만|이하|절반|넘습니다|넘게|넘지|넘는|못 미"
+        r"|보다 (?:작|크|낮|높|적|많)"
+    ),
+    "en": re.compile(
+        r"\b(?:less|more|fewer|smaller|larger|greater|lower|higher) than\b|\btimes\b|\btwice\b"
+        r"|\bhalf\b|\bbelow\b|\bunder\b|\babove\b|\bat (?:most|least)\b|\bexceed"
+        r"|\ba (?:third|quarter|fifth|sixth|seventh|eighth|ninth|tenth|twentieth)\b"
+    ),
+}
+
+
+@dataclass(frozen=True)
+class ClaimText:
+    """The text a claim marker closes (back to the previous marker or paragraph start)."""
+
+    claim: str
+    text: str
+    numbers: tuple[str, ...]  # the {{ae:…}} names in it
+
+
+def claim_texts(markdown: str) -> list[ClaimText]:
+    """Every claim marker's text, folded blocks included."""
+    out = []
+    for paragraph in re.split(r"\n\s*\n", markdown):
+        start = 0
+        for marker in CLAIM_MARKER.finditer(paragraph):
+            text = " ".join(paragraph[start : marker.start()].split())
+            out.append(ClaimText(marker.group(1), text, tuple(PLACEHOLDER.findall(text))))
+            start = marker.end()
+    return out
+
+
+def comparisons(markdown: str, lang: str) -> list[ClaimText]:
+    """The claim texts that print a number and use a comparison word."""
+    words = COMPARISON[lang]
+    return [c for c in claim_texts(markdown) if c.numbers and words.search(c.text)]
