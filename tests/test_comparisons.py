@@ -47,9 +47,9 @@ class P:
 
 # claim → (the comparison in words, its check on the printed values, the numbers it reads)
 PRINTED: dict[str, tuple[str, Callable[[P], bool], tuple[str, ...]]] = {
-    "gradients.unscaled_jacobian_under_a_fifth": (
-        "unscaled ‖J‖_F less than a fifth of ÷√d_k's: 5 × largest < smallest",
-        lambda p: 5 * p("sweep.jacobian_fro.d1024.none").hi < p("sweep.jacobian_fro.d1024.sqrt").lo,
+    "gradients.unscaled_jacobian_under_a_third": (
+        "unscaled ‖J‖_F less than a third of ÷√d_k's: 3 × largest < smallest",
+        lambda p: 3 * p("sweep.jacobian_fro.d1024.none").hi < p("sweep.jacobian_fro.d1024.sqrt").lo,
         ("sweep.jacobian_fro.d1024.none", "sweep.jacobian_fro.d1024.sqrt"),
     ),
     "saturation.self_diagonal_dominates": (
