@@ -29,6 +29,12 @@ PAGES = (
 )
 LABEL = {"ko": "풀이", "en": "Solution"}
 HEADING = {"ko": "연습문제", "en": "Exercises"}
+# A fold that holds exercises: the less central ones, or all of them on a short-path page.
+MORE_LABEL = {
+    "ko": ("더 풀어 볼 문제", "문제 보기"),
+    "en": ("More exercises", "Show the exercises"),
+}
+MORE = re.compile(r'^\?\?\? question "(?P<label>[^"]*)"\s*$')
 SECTION = re.compile(r"^## (?P<title>.+?) \{ #exercises \}\s*$", re.M)
 EXERCISE = re.compile(r"^\*\*(?P<number>\d+)\. ", re.M)
 FOLD = re.compile(r'^\?\?\?(?P<open>\+?) (?P<kind>\w+) "(?P<label>[^"]*)"\s*$')
@@ -51,13 +57,30 @@ def page_path(page: str, lang: str) -> Path:
 
 
 def exercise_section(markdown: str) -> tuple[str, str] | None:
-    """(heading title, body) of the ``{ #exercises }`` section, up to the next ## or footnotes."""
+    """(heading title, body) of the ``{ #exercises }`` section, up to the next ## or footnotes;
+    the exercises in its "more exercises" fold are read like the others."""
     found = SECTION.search(markdown)
     if found is None:
         return None
     body = markdown[found.end() :]
     end = re.search(r"^(## |\[\^[^\]]+\]:)", body, re.M)
-    return found.group("title"), body[: end.start()] if end else body
+    return found.group("title"), unfold_more(body[: end.start()] if end else body)
+
+
+def unfold_more(body: str) -> str:
+    """The section with its ``??? question "더 풀어 볼 문제"`` / ``"More exercises"`` fold (the
+    less central exercises, folded so that the page reads faster; ``"문제 보기"`` / ``"Show
+    the exercises"`` when it holds them all) dedented in place."""
+    lines, out, inside = body.splitlines(), [], False
+    for line in lines:
+        more = MORE.match(line)
+        if more and any(more["label"] in labels for labels in MORE_LABEL.values()):
+            inside = True
+            continue
+        if inside and line.strip() and not line.startswith("    "):
+            inside = False
+        out.append(line[4:] if inside and line.startswith("    ") else line)
+    return "\n".join(out)
 
 
 def parse_exercises(section: str) -> list[Exercise]:
@@ -187,6 +210,22 @@ GOOD = """## Exercises { #exercises }
 def test_a_well_formed_section_passes():
     assert page_problems(GOOD, "en") == []
     assert [e.number for e in parse_exercises(exercise_section(GOOD)[1])] == [1, 2, 3]
+
+
+def test_exercises_in_the_more_exercises_fold_are_read_and_checked():
+    head, three = GOOD.split("**3. Three**")
+    folded = (
+        head
+        + '??? question "More exercises"\n\n'
+        + "\n".join(
+            ("    " + line) if line.strip() else ""
+            for line in ("**3. Three**" + three).splitlines()
+        )
+    )
+    assert [e.number for e in parse_exercises(exercise_section(folded)[1])] == [1, 2, 3]
+    assert page_problems(folded, "en") == []
+    unchecked = folded.replace(" <!-- claim: c.holds -->", "")
+    assert "c.d, e.f with no <!-- claim" in " ".join(page_problems(unchecked, "en"))
 
 
 @pytest.mark.parametrize(

@@ -134,10 +134,14 @@ def _allowed_glosses(text: str, terms: list[Term]) -> str:
 
 
 def variant_violations(lines: list[Line], terms: list[Term]) -> list[str]:
+    variants = [v for term in terms for v in term.variants]
+    # Only a term that holds a variant is blanked first (QK 정규화 is not 'QK-norm'); a shorter
+    # term inside a variant is not (내적 in 내적 값, 가중치 in 가중치 감쇠).
+    shielding = [t for t in terms if any(v in t.term for v in variants)]
     problems = []
     for line in lines:
         text = _allowed_glosses(line.text, terms)
-        for term in terms:  # a variant inside the sheet's own term is the term, not a variant
+        for term in shielding:  # a variant inside the sheet's own term is the term, not a variant
             text = text.replace(term.term, " " * len(term.term))
         for term in terms:
             for variant in term.variants:
@@ -576,3 +580,94 @@ def test_glossary_lists_every_variant_as_a_synonym_of_its_term(terms):
         if missing:
             problems.append(f"docs/glossary.md: row '{term.term}' lacks {missing}")
     assert not problems, "\n".join(problems)
+
+
+# -- every place text lives: scripts, template overrides, the PDF cover --------------------
+
+JAVASCRIPTS = DOCS / "assets" / "javascripts"
+OVERRIDES = ROOT / "overrides"
+PDF_COVER = ROOT / "attention_explained" / "sitebuild" / "pdf.py"
+# The unit-variance divisor has one notation: σ_qσ_k√d_k (3√d_k as the note's instance).
+SIGMA_SQUARED_DIVISOR = re.compile(r"σ²\s*√|σ\^2\s*√|\\sigma\^2\s*\\sqrt|\\sigma\^\{2\}\s*\\sqrt")
+
+
+def _source_text_lines() -> list[Line]:
+    """Every line of the explorer's and search's scripts, the template overrides and the PDF
+    step (its cover): the strings a reader sees that live outside the pages."""
+    paths = [
+        *sorted(JAVASCRIPTS.rglob("*.js")),
+        *sorted(OVERRIDES.rglob("*.html")),
+        PDF_COVER,
+    ]
+    return [
+        Line(path, number, raw)
+        for path in paths
+        for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+    ]
+
+
+def _every_text_line() -> list[Line]:
+    """Pages (both languages), notebooks, figure strings (both languages), nav labels and the
+    source text lines above."""
+    pages = [line for path in sorted(DOCS.rglob("*.md")) for line in _markdown_lines(path)]
+    figures = [
+        line
+        for path in sorted(FIGURES.rglob("*.py"))
+        for lang in ("ko", "en")
+        for line in _korean_figure_strings(path, lang)
+    ]
+    return pages + figures + _config_lines() + _source_text_lines()
+
+
+def divisor_violations(lines: list[Line]) -> list[str]:
+    return [
+        f"{line.where()}: write the unit-variance divisor as σ_qσ_k√d_k "
+        f"($\\sigma_q\\sigma_k\\sqrt{{d_k}}$), or 3√d_k for the note's components"
+        for line in lines
+        if SIGMA_SQUARED_DIVISOR.search(line.text)
+    ]
+
+
+def test_divisor_check_catches_sigma_squared(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text("# T\n\n$\\div\\sigma^2\\sqrt{d_k}$\n\n$\\sigma_q\\sigma_k\\sqrt{d_k}$\n")
+    assert _line_numbers(divisor_violations(_markdown_lines(page))) == ["3"]
+    script = [Line(tmp_path / "x.js", 1, 'scaleUnit: "÷σ²√" + DK')]
+    assert len(divisor_violations(script)) == 1
+
+
+def test_one_divisor_notation_everywhere_text_lives():
+    lines = _every_text_line()
+    read = {line.path for line in lines}
+    assert PDF_COVER in read and any(p.suffix == ".js" for p in read), "sources not read"
+    assert any(p.suffix == ".html" for p in read), "template overrides not read"
+    problems = divisor_violations(lines)
+    assert not problems, "\n".join(problems)
+
+
+def test_scripts_templates_and_pdf_cover_use_only_sheet_terms(terms, analyse):
+    """Korean strings outside the pages: the explorer, search, the overrides, the PDF cover."""
+    # The search worker's Korean is its own documentation of the variants (폭, 층): not read.
+    lines = [
+        line
+        for line in _source_text_lines()
+        if HANGUL.search(line.text) and "workers" not in line.path.parts
+    ]
+    assert any(line.path.suffix == ".js" for line in lines), "no Korean script strings read"
+    problems = variant_violations(lines, terms) + word_violations(lines, terms, analyse)
+    assert not problems, "\n".join(problems)
+
+
+def test_raw_logit_and_weight_decay_have_one_name(tmp_path, terms, analyse):
+    """The raw q·k is 스케일링 전 로짓 (not 내적 값, not 점수); weight decay is 웨이트 디케이
+    (가중치 감쇠 reads as a decay of the attention weights)."""
+    sheet = {term.term: term for term in terms}
+    assert {"내적 값", "점수"} <= set(sheet["스케일링 전 로짓"].variants)
+    assert "가중치 감쇠" in sheet["웨이트 디케이"].variants
+    page = tmp_path / "page.md"
+    page.write_text(
+        "# T\n\n내적 값이 커지면\n\n점수를 나눕니다\n\n가중치 감쇠를 씁니다\n\n"
+        "스케일링 전 로짓이 커지면\n\n웨이트 디케이를 씁니다\n"
+    )
+    problems = all_violations(_markdown_lines(page), terms, analyse)
+    assert sorted(_line_numbers(problems)) == ["3", "5", "7"], problems

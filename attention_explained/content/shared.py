@@ -41,7 +41,8 @@ def _sweep_numbers(out: dict[str, str]) -> None:
     that hold on every seed, not only on the mean over them.
     """
     per_seed_ranges(_sweep_numbers_of, out, runs.current().seeds(SEEDS))
-    for name in [k for k in out if k.startswith(("sweep.max_weight.", "sweep.entropy."))]:
+    with_ends = ("sweep.max_weight.", "sweep.entropy.", "sweep.jacobian_fro.")
+    for name in [k for k in out if k.startswith(with_ends)]:
         spread = out[name]
         rest = name.removeprefix("sweep.")
         out[f"sweep.seed_min.{rest}"] = Number(spread.low, spread.spec)

@@ -63,7 +63,8 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
     - ``on_pre_page`` (100): while serving, let the page reuse its HTML from the last rebuild
       if its Markdown is unchanged; before mkdocs-jupyter reads a notebook, wait for its
       execution.
-    - ``on_page_markdown`` (0): turn ``{{ae:…}}`` into tokens, take the claim markers out
+    - ``on_page_markdown`` (0): put the page's reading time under its title (from its
+      source, ``reading.py``); turn ``{{ae:…}}`` into tokens, take the claim markers out
       (their verdicts are checked once the numbers exist), rewrite figure lines. Pages wait
       neither for the numbers nor for the figures, so both languages are rendered while the
       worker still trains.
@@ -153,7 +154,14 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
     # -- numbers, claims and figure lines in the Markdown -------------------------------------
     def on_page_markdown(self, markdown: str, page, config: MkDocsConfig, files: Files):
         lang, _ = options.languages(config)
-        return self.build.page_markdown(markdown, page.file.src_uri, lang)
+        where = page.file.src_uri
+        glossary_page = Path(config.docs_dir, "glossary.md")  # where the rule is stated
+        if not where.startswith("notebooks/") and glossary_page.exists():  # reading.py
+            from attention_explained.sitebuild.reading import with_reading_line
+
+            glossary = posixpath.relpath("glossary.md", posixpath.dirname(where) or ".")
+            markdown = with_reading_line(markdown, lang, glossary)
+        return self.build.page_markdown(markdown, where, lang)
 
     # -- math, and notebook pages: shared CSS/JS instead of 600 KB inline ----------------------
     def on_page_content(self, html: str, page, config: MkDocsConfig, files: Files):

@@ -35,7 +35,7 @@
       scale: "스케일링",
       scaleNone: "없음 (q·k 그대로)",
       scaleSqrt: "÷√" + DK,
-      scaleUnit: "÷σ²√" + DK + " (로짓 전체의 분산 1)",
+      scaleUnit: "÷σ_qσ_k√" + DK + " (로짓 전체의 분산 1)",
       range: "성분의 범위 uniform[최솟값, 최댓값]",
       min: "최솟값",
       max: "최댓값",
@@ -87,7 +87,7 @@
       scale: "Scaling",
       scaleNone: "none (raw q·k)",
       scaleSqrt: "÷√" + DK,
-      scaleUnit: "÷σ²√" + DK + " (unit variance, all logits pooled)",
+      scaleUnit: "÷σ_qσ_k√" + DK + " (unit variance, all logits pooled)",
       range: "Component range uniform[min, max]",
       min: "min",
       max: "max",
@@ -460,16 +460,22 @@
   }
 
   /** Nodes for a label, with "‖J‖_F" set like the page's math: ‖J‖ in a serif face, italic
-   * J, subscript F (CJK fonts draw ‖ full-width). */
+   * J, subscript F (CJK fonts draw ‖ full-width); and "σ_qσ_k", the unit-variance divisor's
+   * σ_q σ_k (the term sheet's one notation), with its subscripts. */
   function rich(text) {
-    var parts = text.split("‖J‖_F");
+    var parts = text.split(/(‖J‖_F|σ_qσ_k)/);
     var nodes = [document.createTextNode(parts[0])];
-    for (var i = 1; i < parts.length; i++) {
-      nodes.push(el("span", { class: "ae-explorer__sym" }, [
-        document.createTextNode("‖"), el("i", { text: "J" }), document.createTextNode("‖"),
-      ]));
-      nodes.push(el("sub", { text: "F" }));
-      nodes.push(document.createTextNode(parts[i]));
+    for (var i = 1; i < parts.length; i += 2) {
+      if (parts[i] === "σ_qσ_k") {
+        nodes.push(document.createTextNode("σ"), el("sub", { text: "q" }),
+          document.createTextNode("σ"), el("sub", { text: "k" }));
+      } else {
+        nodes.push(el("span", { class: "ae-explorer__sym" }, [
+          document.createTextNode("‖"), el("i", { text: "J" }), document.createTextNode("‖"),
+        ]));
+        nodes.push(el("sub", { text: "F" }));
+      }
+      nodes.push(document.createTextNode(parts[i + 1]));
     }
     return nodes;
   }
@@ -520,7 +526,7 @@
         radio.checked = pair[0] === state.scale;
         radios[pair[0]] = radio;
         scaleSet.appendChild(el("label", { for: radio.id, class: "ae-explorer__radio" },
-          [radio, document.createTextNode(" " + pair[1])]));
+          [radio].concat(rich(" " + pair[1]))));
       });
     var divisorOut = el("p", { class: "ae-explorer__hint", id: id("divisor") });
     scaleSet.appendChild(divisorOut);
@@ -648,7 +654,7 @@
       var m = uniformMoments(state.minval, state.maxval);
       var divisor = 1 / scaleFactor(state.scale, state.dim, state.minval, state.maxval);
       var formula = { none: "1", sqrt: "√" + DK,
-        unit: m[0] === 0 ? "σ²√" + DK : "√(" + DK + "(σ⁴ + 2μ²σ²))" };
+        unit: m[0] === 0 ? "σ_qσ_k√" + DK : "√(" + DK + "(σ⁴ + 2μ²σ²))" };
       var text = t.divisor + ": " + formula[state.scale];
       if (state.scale !== "none") text += " = " + format(divisor);
       if (state.scale === "unit" && m[0] !== 0) {
@@ -657,7 +663,8 @@
         var rowVariance = (m[1] * (m[1] + m[0] * m[0]) * state.dim) / (divisor * divisor);
         text += " (" + t.meanNonZero + "); " + t.rowVariance + format(rowVariance);
       }
-      divisorOut.textContent = text;
+      divisorOut.textContent = "";
+      rich(text).forEach(function (node) { divisorOut.appendChild(node); });
     }
 
     function update() {
@@ -694,7 +701,8 @@
       announceTimer = window.setTimeout(function () {
         announceTimer = null;
         var st = state.stats;
-        var scale = { none: t.scaleNone, sqrt: t.scaleSqrt, unit: t.scaleUnit }[state.scale];
+        var scale = { none: t.scaleNone, sqrt: t.scaleSqrt, unit: t.scaleUnit }[state.scale]
+          .replace("σ_qσ_k", "σq σk");  // spoken: no underscores
         announcer.textContent = t.summary(state.dim, state.length, scale, {
           entropy: format(st.entropy), max_weight: format(st.max_weight),
           jacobian_fro: format(st.jacobian_fro), logit_std: format(st.logit_std),

@@ -1,0 +1,225 @@
+"""Comparisons that hold as printed: a sentence that compares printed numbers holds on the
+printed values themselves, at their printed digits (a range: its worst-case end).
+
+Every claim-carrying text on every page (folded blocks included, both languages) that prints
+a number and uses a comparison word (``prose.COMPARISON``: "less than a fifth", "more than
+ten times", "below", 배, 분의 1, 미만, …) must be listed here: in ``PRINTED`` with the check of
+its comparison on the printed values, or in ``NOT_PRINTED`` with the reason it compares no
+two printed values (the other side is not printed there, or the word is not a comparison).
+The printed values are the build's numbers as the pages print them (``content_numbers``:
+the strings the build puts in the pages' HTML), parsed back at their printed digits.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from attention_explained.sitebuild import prose
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+Bounds = tuple[float, float]
+
+
+def printed_bounds(text: str) -> Bounds:
+    """The smallest and largest value a printed number shows: "0.001–0.041" → (0.001, 0.041),
+    "−0.5 – 0.3" → (−0.5, 0.3), "2.0e−42" → (2e−42, 2e−42)."""
+    plain = str(text).replace("−", "-").replace("\u2009", "").replace(",", "")
+    ends = [float(x) for x in re.split(r"\s*–\s*", plain.strip())]
+    if len(ends) not in (1, 2):
+        raise ValueError(f"not a printed number: {text!r}")
+    return min(ends), max(ends)
+
+
+class P:
+    """``p("name").lo`` / ``.hi``: the ends of a number as printed."""
+
+    def __init__(self, numbers: dict[str, str]):
+        self.numbers = numbers
+
+    def __call__(self, name: str):
+        lo, hi = printed_bounds(self.numbers[name])
+        return type("Printed", (), {"lo": lo, "hi": hi})
+
+
+# claim → (the comparison in words, its check on the printed values, the numbers it reads)
+PRINTED: dict[str, tuple[str, Callable[[P], bool], tuple[str, ...]]] = {
+    "gradients.unscaled_jacobian_under_a_third": (
+        "unscaled ‖J‖_F less than a third of ÷√d_k's: 3 × largest < smallest",
+        lambda p: 3 * p("sweep.jacobian_fro.d1024.none").hi < p("sweep.jacobian_fro.d1024.sqrt").lo,
+        ("sweep.jacobian_fro.d1024.none", "sweep.jacobian_fro.d1024.sqrt"),
+    ),
+    "saturation.self_diagonal_dominates": (
+        "the diagonal sits some thirty standard deviations above the rest (서른 배쯤)",
+        lambda p: (
+            25
+            <= p("self.diag_scaled.d1024").lo / p("self.offdiag_std_scaled.d1024").hi
+            <= p("self.diag_scaled.d1024").hi / p("self.offdiag_std_scaled.d1024").lo
+            <= 35
+        ),
+        ("self.diag_scaled.d1024", "self.offdiag_std_scaled.d1024"),
+    ),
+    "saturation.exercise.self_weight_grows_with_d": (
+        "the self-weight at d_k = 16 is below the one at d_k = 1024",
+        lambda p: p("saturation.exercise.self.diag_weight.d16").hi < p("self.diag_weight.d1024").lo,
+        ("saturation.exercise.self.diag_weight.d16", "self.diag_weight.d1024"),
+    ),
+    "after.mup_spread_flat_after_training": (
+        "the ÷√d_k exponent is less than the expected 0.5",
+        lambda p: p("after.slope.sqrt.final").hi < 0.5,
+        ("after.slope.sqrt.final",),
+    ),
+    "after.qknorm_logits_bounded": (
+        "QK-norm's largest logits are below 50 (a tenth of ÷√d_k's is not printed there)",
+        lambda p: (
+            p("after.max_logit.d16.qknorm.lr0.3").hi < 50
+            and p("after.max_logit.d256.qknorm.lr0.3").hi < 50
+        ),
+        ("after.max_logit.d16.qknorm.lr0.3", "after.max_logit.d256.qknorm.lr0.3"),
+    ),
+    "after.sqrt_best_lr_lower_at_large_dk": (
+        "the best rate at d_k = 256 is lower than at d_k = 16",
+        lambda p: p("after.best_lr.d256.sqrt").hi < p("after.best_lr.d16.sqrt").lo,
+        ("after.best_lr.d16.sqrt", "after.best_lr.d256.sqrt"),
+    ),
+    "after.sqrt_entropy_collapses_at_high_lr": (
+        "both entropies below 0.05 nats",
+        lambda p: (
+            p("after.final_entropy.d16.sqrt.lr0.3").hi < 0.05
+            and p("after.final_entropy.d256.sqrt.lr0.3").hi < 0.05
+        ),
+        ("after.final_entropy.d16.sqrt.lr0.3", "after.final_entropy.d256.sqrt.lr0.3"),
+    ),
+    "after.sqrt_spread_grows_after_training": (
+        "the exponent is above 0 and below 0.5",
+        lambda p: p("after.slope.sqrt.final").lo > 0 and p("after.slope.sqrt.final").hi < 0.5,
+        ("after.slope.sqrt.final",),
+    ),
+    "after.training_aligns_q_and_k": (
+        "every mean cosine is above 0.5",
+        lambda p: all(
+            p(f"after.cos_final.{d}.{s}").lo > 0.5
+            for d in ("d16", "d1024")
+            for s in ("sqrt", "mup")
+        ),
+        ("after.cos_final.d16.sqrt", "after.cos_final.d1024.mup"),
+    ),
+    "after.exercise.qknorm_under_g_bound": (
+        "the largest logit measured is below the estimate of g",
+        lambda p: p("after.max_logit.d16.qknorm.lr0.001").hi < p("after.exercise.g_bound.d16").lo,
+        ("after.max_logit.d16.qknorm.lr0.001", "after.exercise.g_bound.d16"),
+    ),
+    "training.gradient_figure": (
+        "over the last steps the gradient is more than 100 times smaller (100분의 1 아래)",
+        lambda p: p("training.gradnorm_shrink.d1024.none").lo > 100,
+        ("training.gradnorm_shrink.d1024.none",),
+    ),
+    "training.gradient_ratio_from_scale_and_logit_gradient": (
+        "the estimate is within a factor of 2 of the measured ratio on every seed",
+        lambda p: (
+            p("training.init_gradnorm_fit.d1024").lo > 0.5
+            and p("training.init_gradnorm_fit.d1024").hi < 2
+        ),
+        ("training.init_gradnorm_fit.d1024",),
+    ),
+    "training.large_dk_unscaled_behind": (
+        "the unscaled model starts from, and ends at, a higher loss than ÷√d_k",
+        lambda p: (
+            p("training.init_loss.d1024.none").lo > p("training.init_loss.d1024.sqrt").hi
+            and p("training.final_loss.d1024.none").lo > p("training.final_loss.d1024.sqrt").hi
+        ),
+        ("training.final_loss.d1024.none", "training.final_loss.d1024.sqrt"),
+    ),
+    "training.loss_figure": (
+        "the larger d_k, the later the loss goes below the threshold",
+        lambda p: p("training.first_below.d16.none").hi < p("training.first_below.d1024.none").lo,
+        ("training.first_below.d16.none", "training.first_below.d1024.none"),
+    ),
+    "training.unscaled_init_entropy_falls_with_dk": (
+        "under a tenth of log n at d_k = 1024, and the larger d_k, the lower",
+        lambda p: (
+            p("training.init_entropy.d1024.none").hi < p("training.log_n").lo / 10
+            and p("training.init_entropy.d16.none").lo > p("training.init_entropy.d128.none").hi
+        ),
+        ("training.init_entropy.d1024.none", "training.init_entropy.d16.none"),
+    ),
+    "training.unscaled_still_falling": (
+        "the loss over the last steps is lower than over the steps before",
+        lambda p: p("training.tail_drop.d1024.none").lo > 0,
+        ("training.tail_drop.d1024.none",),
+    ),
+}
+
+# claim → why its comparison word compares no two printed values
+NOT_PRINTED = {
+    "after.exercise.best_lr_ratio": "'3배 간격' describes the grid of learning rates",
+    "after.exercise.two_point_slope": "the two-point estimate itself is not printed",
+    "after.low_entropy_in_good_runs": "the entropies below 0.2 nats are not printed there",
+    "after.low_lr_undertrained_small_dk": "the losses are in the table, not in the sentence",
+    "after.sqrt_logits_larger_at_large_dk": "'세 배 간격' is the grid; the logits: a figure",
+    "explorer.sqrt_hardly_moves_with_d": "the changes compared ('under half') are not printed",
+    "index.example_row_below_panel_mean": "the row's own weight is printed in the table above",
+    "index.pattern_holds_over_seeds": "'above' is a place ('the row above')",
+    "multi-head.exercise.dmodel_divisor_flattens": "the logit gap (못 미치고) is not printed",
+    "saturation.heatmap_panels": "'below each panel' is a place",
+    "scaled-dot-product.exercise.narrow_variance": "no comparison: '×' and 'times' of a derivation",
+    "training.dk_never_below_d_model": "d_k against d_model: settings, not measured values",
+    "training.exercise.floor_below_every_loss": "the final losses are printed on other lines",
+    "training.exercise.lower_lr_keeps_saturated_start": "entropy against log n: no relation stated",
+    "training.small_dk_unscaled_learns": "'4 times larger' is derived from √16; 'few' has no bound",
+    "training.starvation_grows_in_training": "'below' defines the quiet steps (a threshold)",
+    "training.unscaled_larger_w_gradient": "the unscaled gradient is not printed in the sentence",
+    "training.unscaled_logit_gradient_under_half": "the unscaled value is not printed there",
+    "training.unscaled_starves_examples_at_start": "'below' defines the starved examples",
+}
+
+
+def comparison_texts() -> dict[str, list[prose.ClaimText]]:
+    found: dict[str, list[prose.ClaimText]] = {}
+    for path in sorted(DOCS.rglob("*.md")):
+        lang = "en" if path.name.endswith(".en.md") else "ko"
+        for text in prose.comparisons(path.read_text("utf-8"), lang):
+            found.setdefault(text.claim, []).append(text)
+    return found
+
+
+@pytest.mark.parametrize(
+    ("printed", "bounds"),
+    [("0.001–0.041", (0.001, 0.041)), ("−0.5 – 0.3", (-0.5, 0.3)), ("2.0e−42", (2e-42, 2e-42))],
+)
+def test_printed_numbers_parse_at_their_digits(printed, bounds):
+    assert printed_bounds(printed) == pytest.approx(bounds)
+
+
+def test_every_comparison_sentence_is_listed():
+    found = comparison_texts()
+    unlisted = sorted(set(found) - set(PRINTED) - set(NOT_PRINTED))
+    assert not unlisted, "list these in PRINTED (with a check) or NOT_PRINTED:\n" + "\n".join(
+        f"  {c}: {found[c][0].text[-160:]}" for c in unlisted
+    )
+
+
+def test_each_check_reads_numbers_its_sentence_prints():
+    found = comparison_texts()
+    for claim, (_, _, names) in PRINTED.items():
+        if claim not in found:
+            continue  # the sentence changed: test_every_comparison_sentence_is_listed says so
+        printed = {n for text in found[claim] for n in text.numbers}
+        assert set(names) <= printed, (claim, sorted(set(names) - printed))
+
+
+@pytest.mark.grid
+@pytest.mark.parametrize("claim", sorted(PRINTED))
+def test_comparison_holds_on_the_printed_values(claim, content_numbers):
+    words, check, _ = PRINTED[claim]
+    assert check(P(content_numbers)), f"{claim}: '{words}' does not hold on the printed values"
+
+
+@pytest.mark.grid
+def test_the_old_seventh_fails_on_the_printed_ranges(content_numbers):
+    """Gradients used to say 'less than a seventh' of 0.276–0.338 about 0.001–0.041."""
+    p = P(content_numbers)
+    assert not 7 * p("sweep.jacobian_fro.d1024.none").hi < p("sweep.jacobian_fro.d1024.sqrt").lo

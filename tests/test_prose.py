@@ -1,0 +1,84 @@
+"""Main text that reads fast (sitebuild/prose.py): hedges, glosses, bare links in parentheses.
+
+Every page in both languages. The checks read the main text (``reading.main_text``: outside
+folded blocks and code), except the gloss check, which reads the page in source order.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from attention_explained.sitebuild import prose
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+PAGES = sorted(p.name for p in DOCS.glob("*.md"))
+
+
+def lang_of(name: str) -> str:
+    return "en" if name.endswith(".en.md") else "ko"
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_at_most_three_hedges_per_1000_characters_of_main_text(name):
+    density, found = prose.hedge_density((DOCS / name).read_text("utf-8"), lang_of(name))
+    listed = "\n".join(f"  …{context}…  ({note})" for context, note in found)
+    assert density <= prose.MAX_PER_1000, f"docs/{name}: {density:.2f} per 1,000\n{listed}"
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_no_bare_link_in_parentheses(name):
+    found = prose.bare_links((DOCS / name).read_text("utf-8"))
+    assert not found, f"docs/{name}: write the link into the sentence: {found}"
+
+
+@pytest.mark.parametrize("name", [n for n in PAGES if lang_of(n) == "ko" and n != "glossary.md"])
+def test_an_english_gloss_stands_at_the_terms_first_use(name):
+    late = prose.late_glosses((DOCS / name).read_text("utf-8"))
+    assert not late, f"docs/{name}: gloss after an earlier use of the term: {late}"
+
+
+# -- the checks can fail -----------------------------------------------------------------------
+
+
+def test_hedges_are_counted_per_1000_characters():
+    hedged = "# 제목\n\n값은 대략 3이고 아마 거의 같습니다. 약 {{ae:x}}쯤 됩니다.\n"
+    density, found = prose.hedge_density(hedged, "ko")
+    assert [note.split()[0] for _, note in found] == ["대략", "약", "-쯤", "아마,", "거의"]
+    assert density > prose.MAX_PER_1000
+    plain = "# 제목\n\n" + "값은 3입니다. " * 60 + "거의 같습니다.\n"
+    assert prose.hedge_density(plain, "ko")[0] <= prose.MAX_PER_1000
+
+
+def test_hedges_in_folded_blocks_do_not_count_and_words_are_whole():
+    page = (
+        '# T\n\nThe value is exact.\n\n??? info "How we measured"\n\n    It is probably about 3.\n'
+    )
+    assert prose.hedge_density(page, "en") == (0.0, [])
+    # "about" only before a number, "rather" not in "rather than", 요약 is not 약
+    assert prose.hedges("a page about scaling, rather than a guess", "en") == []
+    assert len(prose.hedges("about 3, rather large", "en")) == 2
+    assert prose.hedges("요약하면 약점은 없습니다", "ko") == []
+
+
+def test_a_parenthesis_holding_only_a_link_is_caught():
+    bad = "# T\n\n분산은 9입니다([왜 1이 아닐까](saturation.md#variance-9)).\n"
+    assert prose.bare_links(bad) == ["([왜 1이 아닐까](saturation.md#variance-9))"]
+    good = "# T\n\n분산은 9입니다. 그 까닭은 [포화 페이지](saturation.md#variance-9)에 있습니다.\n"
+    assert prose.bare_links(good) == []
+    folded = '# T\n\n??? note "x"\n\n    분산([왜](a.md)).\n'
+    assert prose.bare_links(folded) == []
+
+
+def test_a_gloss_after_the_terms_first_use_is_caught():
+    late = "# 소프트맥스\n\n소프트맥스를 씁니다. 소프트맥스(softmax)는 …\n"
+    assert prose.late_glosses(late) == [("소프트맥스", "softmax")]
+    first = "# 소프트맥스\n\n## 소프트맥스\n\n소프트맥스(softmax)는 …. 소프트맥스를 씁니다.\n"
+    assert prose.late_glosses(first) == []
+    # a gloss of a longer term is not a gloss of its last word
+    terms = "# T\n\n멀티 헤드 어텐션(multi-head attention)과 교차 엔트로피(cross-entropy).\n"
+    assert prose.late_glosses(terms) == []
+    assert prose.late_glosses(terms + "\n엔트로피는 … 어텐션(attention)\n") == [
+        ("어텐션", "attention")
+    ]
