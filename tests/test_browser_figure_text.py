@@ -60,7 +60,7 @@ def test_a_figure_below_the_rule_is_named():
     """The check itself: 8.5 pt text in a 345.6 pt SVG shown 358 px wide is 8.8 px."""
     small = {"src": "/figures/x.narrow.svg", "shown": 358, "width_pt": 345.6, "smallest_pt": 8.5}
     assert smallest_text_problems([small], "ko:/x/") == [
-        "ko:/x/ x.narrow.svg: smallest text 8.81 CSS px < 9.0"
+        "ko:/x/ x.narrow.svg: smallest text 8.80 CSS px < 9.0"
         " (8.5 pt in 345.6 pt shown 358 px wide)"
     ]
     assert smallest_text_problems([{**small, "smallest_pt": 9.0}], "") == []
