@@ -13,9 +13,19 @@ import numpy as np
 import pytest
 
 from attention_explained.figures import FIGURE_IDS, LANGS, THEMES, draw, render
+from attention_explained.figures.registry import layouts
 from attention_explained.figures.render import FigureError, variant_name
 from attention_explained.figures.strings import SHARED, alt_text, figure_strings
-from attention_explained.figures.style import MissingGlyphError, to_bytes
+from attention_explained.figures.style import (
+    COLUMN_PX,
+    MIN_TEXT_PX,
+    NARROW_WIDTH,
+    MissingGlyphError,
+    fit_to_column,
+    layout,
+    panels,
+    to_bytes,
+)
 
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
 MAX_FIGURE_BYTES = 120_000
@@ -36,9 +46,38 @@ def rendered(tmp_path_factory) -> Path:
 @pytest.mark.grid  # `rendered` draws the training figures: the full grids
 def test_every_variant_is_rendered(rendered):
     expected = {
-        variant_name(i, lang, theme) for i in FIGURE_IDS for lang in LANGS for theme in THEMES
+        variant_name(i, lang, theme, layout=shape)
+        for i in FIGURE_IDS
+        for lang in LANGS
+        for theme in THEMES
+        for shape in layouts(i)
     }
     assert {p.name for p in rendered.iterdir()} == expected
+
+
+SVG_WIDTH = re.compile(r'<svg\b[^>]*\bwidth="([0-9.]+)pt"')
+SMALLEST = re.compile(r'<svg\b[^>]*\bdata-smallest-text-pt="([0-9.]+)"')
+
+
+def shown_text_px(svg: str, column_px: float) -> float:
+    """The smallest text of ``svg`` in CSS px when it is shown ``column_px`` wide."""
+    width = float(SVG_WIDTH.search(svg).group(1))
+    return float(SMALLEST.search(svg).group(1)) * min(column_px, width * 4 / 3) / width
+
+
+@pytest.mark.grid  # `rendered` draws the training figures: the full grids
+@pytest.mark.parametrize("figure_id", FIGURE_IDS)
+def test_every_variant_reads_at_9_px_in_the_narrowest_column_it_is_shown_in(rendered, figure_id):
+    """What tests/test_browser_figure_text.py measures in Chromium, from the files: a narrow
+    variant in a phone's column, a wide one in the desktop's, or in a phone's if it is the
+    only one."""
+    shapes = layouts(figure_id)
+    for lang in LANGS:
+        for shape in shapes:
+            column = COLUMN_PX["narrow" if shapes == ("wide",) else shape]
+            svg = (rendered / variant_name(figure_id, lang, "light", layout=shape)).read_text()
+            px = shown_text_px(svg, column)
+            assert px >= MIN_TEXT_PX, f"{figure_id} {lang} {shape}: {px:.2f} px at {column} px"
 
 
 @pytest.mark.grid  # `rendered` draws the training figures: the full grids
@@ -111,6 +150,59 @@ def test_font_order_keeps_dejavu_first():
 
     families = matplotlib.rcParams["font.family"]
     assert families[0] == "DejaVu Sans" and "NanumGothic" in families
+
+
+def test_an_svg_records_its_smallest_text_and_the_column_raises_it():
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7.2, 3))
+    ax.set_title("title", fontsize=12)
+    ax.text(0.5, 0.5, "small note", fontsize=6.5)
+    ax.text(0.5, 0.2, "hidden", fontsize=3).set_visible(False)  # a hidden text is not seen
+    assert SMALLEST.search(to_bytes(fig, "svg").decode()).group(1) == "6.5"
+    fig, ax = plt.subplots(figsize=(7.2, 3))
+    ax.text(0.5, 0.5, "small note", fontsize=6.5)
+    fit_to_column(fig, 336)  # 518.4 pt shown 336 px wide: 9 px needs 13.9 pt
+    svg = to_bytes(fig, "svg").decode()
+    assert SMALLEST.search(svg).group(1) == "13.9"
+    assert shown_text_px(svg, 336) >= MIN_TEXT_PX
+
+
+def test_narrow_panels_stack_with_the_same_shape_and_sharing():
+    import matplotlib.pyplot as plt
+
+    with layout("narrow"):
+        fig, axes = panels(2, 2, figsize=(9, 6), sharey="row", sharex=True, order="col")
+    assert axes.shape == (2, 2) and fig.get_figwidth() == NARROW_WIDTH
+    tops = [ax.get_position().y0 for ax in (axes[0, 0], axes[1, 0], axes[0, 1], axes[1, 1])]
+    assert tops == sorted(tops, reverse=True), "stacked column by column, top to bottom"
+    assert len({ax.get_position().x0 for ax in axes.flat}) == 1, "one column"
+    axes[0, 0].set_ylim(0, 7)
+    axes[1, 1].set_xlim(0, 3)
+    assert axes[0, 1].get_ylim() == (0, 7) and axes[1, 0].get_ylim() != (0, 7), "rows share y"
+    assert all(ax.get_xlim() == (0, 3) for ax in axes.flat), "all share x"
+    plt.close(fig)
+    fig, axes = panels(1, 3, figsize=(10, 4))  # wide: plain plt.subplots
+    assert axes.shape == (3,) and fig.get_figwidth() == 10
+    plt.close(fig)
+
+
+def test_a_narrow_title_wraps_between_words_outside_math():
+    import matplotlib.pyplot as plt
+
+    long = "Training loss: without scaling, attention lags at large $d_k = 1024$ and more"
+    with layout("narrow"):
+        fig, _ = panels(1, 1, figsize=(7, 4))
+        title = fig.suptitle(long, fontweight="bold")
+        fit_to_column(fig, COLUMN_PX["narrow"])
+    lines = title.get_text().split("\n")
+    assert len(lines) > 1 and " ".join(lines) == long
+    assert all(line.count("$") % 2 == 0 for line in lines), lines
+    renderer = fig.canvas.get_renderer()
+    for line in lines:
+        title.set_text(line)
+        assert title.get_window_extent(renderer).width <= fig.bbox.width
+    plt.close(fig)
 
 
 def test_png_has_no_software_string():

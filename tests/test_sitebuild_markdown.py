@@ -8,6 +8,7 @@ import pytest
 from site_build import DOCS, REPO
 
 from attention_explained.sitebuild.markdown import (
+    NARROW_MEDIA,
     PLACEHOLDER,
     TOKEN,
     MarkdownError,
@@ -16,6 +17,7 @@ from attention_explained.sitebuild.markdown import (
     json_string,
     mark_numbers,
     misplaced_numbers,
+    narrow_sources,
     number_token,
     rewrite_figures,
 )
@@ -103,6 +105,20 @@ def test_a_figure_line_becomes_light_and_dark_variants_with_alt_text():
     assert "![mine](figures/a.svg#only-light)" in rewrite_figures(
         "![mine](figures/a.svg)", ["a"], str, "p.md"
     )
+
+
+def test_a_figure_with_a_narrow_variant_gets_a_picture_for_phones():
+    light = '<img alt="A" loading="lazy" src="../figures/a.svg#only-light" />'
+    dark = '<img alt="A" loading="lazy" src="../figures/a.dark.svg#only-dark" />'
+    other = '<img alt="B" loading="lazy" src="../figures/b.svg#only-light" />'
+    out = narrow_sources(f"<p>{light}{dark}{other}</p>", ["a"])
+    assert out == (
+        f'<p><picture><source media="{NARROW_MEDIA}" srcset="../figures/a.narrow.svg"'
+        f' type="image/svg+xml">{light}</picture>'
+        f'<picture><source media="{NARROW_MEDIA}" srcset="../figures/a.narrow.dark.svg"'
+        f' type="image/svg+xml">{dark}</picture>{other}</p>'
+    )
+    assert NARROW_MEDIA.startswith("screen and"), "the PDF edition prints the wide variant"
 
 
 def test_an_unknown_figure_lists_the_valid_ids():

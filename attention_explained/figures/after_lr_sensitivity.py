@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
 import numpy as np
 
 from attention_explained import settings
@@ -8,8 +7,9 @@ from attention_explained.content import data as experiments
 from attention_explained.figures.plots import TRAINING_COLOUR, band_legend
 from attention_explained.figures.registry import figure
 from attention_explained.figures.strings import text
-from attention_explained.figures.style import themed
+from attention_explained.figures.style import narrow, panels, themed
 
+NARROW = True  # drawn for a phone's column too (style.panels)
 ID = "after-lr-sensitivity"
 STRINGS = {
     "alt": {
@@ -60,7 +60,7 @@ def draw(data, lang: str, theme: str):
     # each seed's mean loss over its last steps: [d_k, scaling, lr, seed]
     final = data["loss"][..., -settings.AFTER_FINAL :].mean(-1)
     with themed(theme) as pal:
-        fig, axes = plt.subplots(
+        fig, axes = panels(
             1, len(data["sweep_d_k"]), figsize=(9.6, 4.1), sharey=True, layout="constrained"
         )
         for ax, i in zip(axes, range(len(data["sweep_d_k"])), strict=True):
@@ -82,7 +82,8 @@ def draw(data, lang: str, theme: str):
             ax.set_xlabel(text(ID, "lr", lang))
             ax.grid(True, lw=0.5)
         axes[0].set_ylim(bottom=0)
-        axes[0].set_ylabel(text(ID, "ylabel", lang, n=settings.AFTER_FINAL))
+        for ax in axes if narrow() else axes[:1]:
+            ax.set_ylabel(text(ID, "ylabel", lang, n=settings.AFTER_FINAL))
         band_legend(fig, axes[0], text(ID, "band", lang, n=len(data["seed"])), pal)
         fig.suptitle(text(ID, "title", lang), fontweight="bold")
     return fig

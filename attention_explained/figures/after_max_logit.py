@@ -2,7 +2,6 @@ from __future__ import annotations
 
 import math
 
-import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.ticker import NullLocator
 
@@ -11,8 +10,9 @@ from attention_explained.content import data as experiments
 from attention_explained.figures.plots import TRAINING_COLOUR, band_legend
 from attention_explained.figures.registry import figure
 from attention_explained.figures.strings import text
-from attention_explained.figures.style import themed
+from attention_explained.figures.style import narrow, panels, themed
 
+NARROW = True  # drawn for a phone's column too (style.panels)
 ID = "after-max-logit"
 STRINGS = {
     "alt": {
@@ -63,8 +63,14 @@ def draw(data, lang: str, theme: str):
     steps = data["step"][::EVERY]
     n = int(data["n_items"])
     with themed(theme) as pal:
-        fig, axes = plt.subplots(
-            2, 2, figsize=(9.6, 6.4), sharex=True, sharey="row", layout="constrained"
+        fig, axes = panels(
+            2,
+            2,
+            figsize=(9.6, 6.4),
+            sharex=True,
+            sharey="row",
+            order="col",
+            layout="constrained",
         )
         for col, j in enumerate(chosen):
             for k, scaling in enumerate(data["sweep_scaling"]):
@@ -84,8 +90,9 @@ def draw(data, lang: str, theme: str):
             axes[1, col].set_xlabel(text(ID, "step", lang))
         axes[0, 0].set_yscale("log")
         axes[0, 0].yaxis.set_minor_locator(NullLocator())
-        axes[0, 0].set_ylabel(text(ID, "ylabel_logit", lang))
-        axes[1, 0].set_ylabel(text(ID, "ylabel_entropy", lang))
+        for col in range(2 if narrow() else 1):  # stacked panels each have their own y-axis
+            axes[0, col].set_ylabel(text(ID, "ylabel_logit", lang))
+            axes[1, col].set_ylabel(text(ID, "ylabel_entropy", lang))
         axes[1, 0].set_ylim(-0.05, math.log(n) + 0.2)
         axes[1, 1].text(
             steps[-1],

@@ -1,15 +1,15 @@
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
 import numpy as np
 
 from attention_explained.content import data as experiments
 from attention_explained.content.printing import Spread
 from attention_explained.figures.registry import figure
 from attention_explained.figures.strings import text
-from attention_explained.figures.style import themed
+from attention_explained.figures.style import narrow, panels, themed
 from attention_explained.fits import divisor, log_slope  # not after_training: no TensorFlow
 
+NARROW = True  # drawn for a phone's column too (style.panels)
 ID = "after-spread"
 STRINGS = {
     "alt": {
@@ -69,7 +69,7 @@ ALT_CLAIMS = (
 def draw(data, lang: str, theme: str):
     dks = data["spread_d_k"]
     with themed(theme) as pal:
-        fig, axes = plt.subplots(1, 3, figsize=(11, 4.2), layout="constrained")
+        fig, axes = panels(1, 3, figsize=(11, 4.2), layout="constrained")
         axes[1].sharey(axes[0])  # one scale for both divisors: the levels compare directly
         colours = {"sqrt": pal.series["sqrt"], "mup": pal.accent}
         for k, scaling in enumerate(data["spread_scaling"]):
@@ -106,11 +106,15 @@ def draw(data, lang: str, theme: str):
             ax.set_yscale("log")
             ax.set_title(text(ID, f"panel_{scaling}", lang))
             ax.legend(loc="best", title=text(ID, "slope", lang), title_fontsize=9)
-        axes[0].set_ylabel(text(ID, "ylabel", lang))
+        for ax in axes[:2] if narrow() else axes[:1]:
+            ax.set_ylabel(text(ID, "ylabel", lang))
         axes[2].set_title(text(ID, "panel_cos", lang))
         axes[2].set_ylim(-0.1, 1.0)
         axes[2].axhline(0, color=pal.muted, lw=0.8)
-        axes[2].legend(loc="center right", fontsize=8.5)
+        if narrow():  # under its panel: the panel is too low to keep the lines clear
+            axes[2].legend(loc="upper center", bbox_to_anchor=(0.5, -0.3), ncols=2)
+        else:
+            axes[2].legend(loc="center right", fontsize=8.5)
         for ax in axes:
             ax.set_xscale("log", base=2)
             ax.set_xticks(dks, [str(int(d)) for d in dks])

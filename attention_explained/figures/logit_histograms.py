@@ -2,15 +2,15 @@ from __future__ import annotations
 
 import math
 
-import matplotlib.pyplot as plt
 import numpy as np
 
 from attention_explained.content import data as experiments
 from attention_explained.content.printing import Spread
 from attention_explained.figures.registry import figure
 from attention_explained.figures.strings import text
-from attention_explained.figures.style import mixed_font, themed
+from attention_explained.figures.style import mixed_font, narrow, panels, themed
 
+NARROW = True  # drawn for a phone's column too (style.panels)
 ID = "logit-histograms"
 STRINGS = {
     "alt": {
@@ -105,8 +105,15 @@ def theory_std(data: dict, dim: int, column: str) -> float:
 def draw(data, lang: str, theme: str):
     dims, columns = experiments.HEATMAP_DIMS, ("raw", "sqrt")
     with themed(theme) as pal:
-        fig, axes = plt.subplots(
-            len(dims), 2, figsize=(7.4, 5.8), layout="constrained", sharex="col", squeeze=False
+        fig, axes = panels(
+            len(dims),
+            2,
+            figsize=(7.4, 5.8),
+            panel_height=2.2,
+            layout="constrained",
+            sharex="col",
+            squeeze=False,
+            order="col",
         )
         for c, column in enumerate(columns):
             reach = REACH * max(theory_std(data, d, column) for d in dims)
@@ -146,10 +153,10 @@ def draw(data, lang: str, theme: str):
                 ax.set_yticks([])
                 ax.spines["left"].set_visible(False)
                 ax.grid(True, axis="x", lw=0.5)
-                if r == 0:
+                if r == 0 or narrow():  # stacked: each panel says what it shows
                     head = text(ID, f"col_{column}", lang)
                     ax.set_title(head, fontweight="bold", **mixed_font(head))
-                if c == 0:
+                if c == 0 or narrow():
                     row = text(ID, "row", lang, d=dim)
                     ax.set_ylabel(row, **mixed_font(row))
             axes[-1, c].set_xlabel(text(ID, "xlabel", lang))

@@ -1,13 +1,13 @@
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
 import numpy as np
 
 from attention_explained.content import data as experiments
 from attention_explained.figures.registry import figure
 from attention_explained.figures.strings import text
-from attention_explained.figures.style import legend_font, mixed_font, themed
+from attention_explained.figures.style import legend_font, mixed_font, panels, themed
 
+NARROW = True  # drawn for a phone's column too (style.panels)
 ID = "logit-variance"
 STRINGS = {
     "alt": {
@@ -51,7 +51,7 @@ def variance_by_dim() -> dict[str, np.ndarray]:
 )
 def draw(data, lang: str, theme: str):
     with themed(theme) as pal:
-        fig, ax = plt.subplots(figsize=(7.2, 4.6), layout="constrained")
+        fig, ax = panels(1, 1, figsize=(7.2, 4.6), panel_height=3.6, layout="constrained")
         dims = data["dim"]
         ax.loglog(
             dims,

@@ -5,8 +5,9 @@ from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
 from attention_explained.figures.registry import figure
 from attention_explained.figures.strings import text
-from attention_explained.figures.style import mixed_font, themed
+from attention_explained.figures.style import NARROW_WIDTH, mixed_font, narrow, themed
 
+NARROW = True  # drawn for a phone's column too: the flow runs downwards there
 ID = "multi-head-diagram"
 STRINGS = {
     "alt": {
@@ -102,6 +103,8 @@ def _arrow(ax, start, end, pal):
 )
 def draw(sizes, lang: str, theme: str):
     dm, h, dk = sizes["d_model"], sizes["heads"], sizes["d_k"]
+    if narrow():
+        return _draw_downwards(sizes, lang, theme)
     with themed(theme) as pal:
         fig, ax = plt.subplots(figsize=(8.8, 3.9), layout="constrained")
         ax.set_xlim(0, 12.4)
@@ -174,5 +177,66 @@ def draw(sizes, lang: str, theme: str):
         ax.text(0.1, -0.05, widths, color=pal.text, fontsize=10, **mixed_font(widths))
         note = text(ID, "not_layers", lang)
         ax.text(0.1, -0.6, note, color=pal.muted, fontsize=9.5, **mixed_font(note))
+        ax.set_title(text(ID, "title", lang), loc="left", fontweight="bold")
+    return fig
+
+
+def _draw_downwards(sizes, lang: str, theme: str):
+    """The same diagram for a phone's column: Q, K, V at the top, the output at the bottom."""
+    dm, h, dk = sizes["d_model"], sizes["heads"], sizes["d_k"]
+    with themed(theme) as pal:
+        fig, ax = plt.subplots(figsize=(NARROW_WIDTH, 6.4), layout="constrained")
+        ax.set_xlim(0, 6.2)
+        ax.set_ylim(-1.9, 8.1)
+        ax.axis("off")
+        columns = {"Q": (1.0, "q"), "K": (3.1, "k"), "V": (5.2, "k")}
+        for name, (x, length) in columns.items():
+            ax.text(
+                x,
+                7.55,
+                f"${name}$\n$L_{length} \\times {dm}$",
+                ha="center",
+                va="center",
+                color=pal.text,
+                fontsize=10,
+                fontweight="bold",
+            )
+            _stack(ax, x - 0.8, 5.5, 1.5, 0.9, text(ID, "linear", lang, w=f"W_i^{name}"), pal)
+            _arrow(ax, (x, 7.0), (x, 6.55), pal)
+            _arrow(ax, (x, 5.45), (3.1, 4.75), pal)
+        _stack(
+            ax,
+            0.2,
+            3.2,
+            5.6,
+            1.5,
+            text(ID, "sdpa", lang),
+            pal,
+            face=pal.series["sqrt"] + "33",
+            bold=True,
+        )
+        heads = text(ID, "heads", lang, h=h)
+        ax.text(
+            6.0,
+            4.95,
+            heads,
+            ha="right",
+            color=pal.accent,
+            fontsize=10,
+            fontweight="bold",
+            **mixed_font(heads),
+        )
+        _arrow(ax, (3.1, 3.15), (3.1, 2.75), pal)
+        _stack(ax, 2.1, 2.05, 2.0, 0.7, text(ID, "concat", lang), pal, copies=1)
+        ax.text(4.3, 2.4, text(ID, "concat_width", lang, w=h * dk), va="center", color=pal.muted)
+        _arrow(ax, (3.1, 2.0), (3.1, 1.6), pal)
+        _stack(ax, 2.3, 0.6, 1.6, 1.0, text(ID, "linear", lang, w="W^O"), pal, copies=1)
+        _arrow(ax, (3.1, 0.55), (3.1, 0.15), pal)
+        output = text(ID, "output", lang)
+        ax.text(3.1, -0.1, output, ha="center", va="top", color=pal.text, **mixed_font(output))
+        widths = text(ID, "widths", lang, dm=dm, dk=dk).replace(" → ", " →\n")
+        ax.text(0.0, -0.75, widths, va="top", color=pal.text, **mixed_font(widths))
+        note = text(ID, "not_layers", lang)
+        ax.text(0.0, -1.45, note, va="top", color=pal.muted, fontsize=9.5, **mixed_font(note))
         ax.set_title(text(ID, "title", lang), loc="left", fontweight="bold")
     return fig

@@ -82,5 +82,16 @@ def get(figure_id: str) -> FigureSpec:
     return REGISTRY[figure_id]
 
 
+def layouts(figure_id: str) -> tuple[str, ...]:
+    """The layouts ``figure_id`` is drawn in: "wide", and "narrow" for phones if its module
+    says ``NARROW = True`` (its drawing then uses ``style.panels`` or ``style.narrow()``)."""
+    spec = get(figure_id)
+    return (
+        ("wide", "narrow")
+        if getattr(import_module(spec.draw.__module__), "NARROW", False)
+        else ("wide",)
+    )
+
+
 def load_all() -> list[FigureSpec]:
     return [get(i) for i in FIGURE_IDS]

@@ -7,15 +7,18 @@ import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from attention_explained.figures.registry import LANGS, THEMES, check_ids, get
+from attention_explained.figures.registry import LANGS, THEMES, check_ids, get, layouts
 
 
 class FigureError(RuntimeError):
     """A figure failed; the message names the figure id, language and theme."""
 
 
-def variant_name(figure_id: str, lang: str, theme: str, fmt: str = "svg") -> str:
-    return f"{figure_id}.{lang}.{theme}.{fmt}"
+def variant_name(
+    figure_id: str, lang: str, theme: str, fmt: str = "svg", layout: str = "wide"
+) -> str:
+    """``<id>.<lang>.<theme>.<fmt>``, or ``<id>.<lang>.<theme>.narrow.<fmt>`` for phones."""
+    return f"{figure_id}.{lang}.{theme}.{'narrow.' if layout == 'narrow' else ''}{fmt}"
 
 
 def write_atomic(path: Path, payload: bytes) -> None:
@@ -32,14 +35,28 @@ def write_atomic(path: Path, payload: bytes) -> None:
         raise
 
 
-def draw(figure_id: str, lang: str = "en", theme: str = "light"):
-    """Return the matplotlib Figure ``figure_id`` as the site shows it, for notebooks and REPLs."""
+def draw(figure_id: str, lang: str = "en", theme: str = "light", layout: str = "wide"):
+    """Return the matplotlib Figure ``figure_id`` as the site shows it, for notebooks and REPLs
+    (``layout="narrow"``: the variant phones get, for a figure that has one)."""
     from attention_explained import _validate
 
     _validate.choice("lang", lang, LANGS)
     _validate.choice("theme", theme, THEMES)
+    _validate.choice("layout", layout, layouts(figure_id))
     spec = get(figure_id)
-    return spec.draw(spec.data(), lang, theme)
+    return drawn(spec, spec.data(), lang, theme, layout)
+
+
+def drawn(spec, data, lang: str, theme: str, layout: str):
+    """``spec`` drawn in ``layout``, its text made readable in the column it is shown in."""
+    from attention_explained.figures import style
+
+    # the wide variant is the phone's too when the figure has no narrow one
+    column = style.COLUMN_PX["narrow" if layouts(spec.id) == ("wide",) else layout]
+    with style.layout(layout):
+        fig = spec.draw(data, lang, theme)
+        style.fit_to_column(fig, column)
+    return fig
 
 
 def render(
@@ -55,7 +72,7 @@ def render(
 
     ``data`` may hold figures' data computed elsewhere (by id); the rest is computed here.
     """
-    from attention_explained.figures.style import recolour_svg, to_bytes
+    from attention_explained.figures import style
 
     ids, langs, themes = check_ids(ids), list(langs), list(themes)
     written = []
@@ -67,21 +84,26 @@ def render(
             figure_data = data[figure_id] if data and figure_id in data else spec.data()
         except Exception as exc:
             raise FigureError(f"figure {figure_id!r}: computing its data failed: {exc!r}") from exc
+        shapes = layouts(figure_id)
         for lang in langs:
-            drawn: dict[str, bytes] = {}
-            for theme in themes:
-                try:
-                    if spec.fmt == "svg" and drawn:  # same drawing, other palette
-                        source, svg = next(iter(drawn.items()))
-                        payload = recolour_svg(svg, source, theme)
-                    else:
-                        payload = to_bytes(spec.draw(figure_data, lang, theme), spec.fmt)
-                        drawn[theme] = payload
-                except Exception as exc:
-                    raise FigureError(
-                        f"figure {figure_id!r} (lang={lang}, theme={theme}) failed: {exc!r}"
-                    ) from exc
-                path = Path(out_dir) / variant_name(figure_id, lang, theme, spec.fmt)
-                write_atomic(path, payload)
-                written.append(path)
+            for layout in shapes:
+                done: dict[str, bytes] = {}
+                for theme in themes:
+                    try:
+                        if spec.fmt == "svg" and done:  # same drawing, other palette
+                            source, svg = next(iter(done.items()))
+                            payload = style.recolour_svg(svg, source, theme)
+                        else:
+                            fig = drawn(spec, figure_data, lang, theme, layout)
+                            payload = style.to_bytes(fig, spec.fmt)
+                            done[theme] = payload
+                    except Exception as exc:
+                        where = f"lang={lang}, theme={theme}, layout={layout}"
+                        raise FigureError(
+                            f"figure {figure_id!r} ({where}) failed: {exc!r}"
+                        ) from exc
+                    name = variant_name(figure_id, lang, theme, spec.fmt, layout)
+                    path = Path(out_dir) / name
+                    write_atomic(path, payload)
+                    written.append(path)
     return written

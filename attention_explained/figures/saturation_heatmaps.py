@@ -1,12 +1,14 @@
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
+import numpy as np
 
 from attention_explained.content import data as experiments
 from attention_explained.figures.registry import figure
 from attention_explained.figures.strings import text
-from attention_explained.figures.style import mixed_font, themed
+from attention_explained.figures.style import NARROW_WIDTH, mixed_font, narrow, themed
 
+NARROW = True  # drawn for a phone's column too (style.panels)
 ID = "saturation-heatmaps"
 STRINGS = {
     "alt": {
@@ -56,9 +58,17 @@ ALT_CLAIMS = ("figures.heatmaps_peaked_unscaled_spread_scaled",)
 def draw(panels, lang: str, theme: str):
     dims, scales = experiments.HEATMAP_DIMS, experiments.SCALES
     with themed(theme) as pal:
-        fig, axes = plt.subplots(
-            len(dims), len(scales), figsize=(10.2, 7.4), layout="constrained", squeeze=False
-        )
+        if narrow():  # a phone: one row per scaling (its name above), d_k side by side
+            fig = plt.figure(figsize=(NARROW_WIDTH, 9.4), layout="constrained")
+            rows = fig.subfigures(len(scales) + 1, 1, height_ratios=[1] * len(scales) + [0.22])
+            axes = np.array([sub.subplots(1, len(dims)) for sub in rows[:-1]]).T
+            for sub, scale in zip(rows, scales, strict=False):
+                head = text(ID, f"col_{scale}", lang)
+                sub.suptitle(head, fontweight="bold", **mixed_font(head))
+        else:
+            fig, axes = plt.subplots(
+                len(dims), len(scales), figsize=(10.2, 7.4), layout="constrained", squeeze=False
+            )
         for r, dim in enumerate(dims):
             for c, scale in enumerate(scales):
                 ax, panel = axes[r, c], panels[dim, scale]
@@ -70,16 +80,28 @@ def draw(panels, lang: str, theme: str):
                 ax.tick_params(length=2)
                 for spine in ax.spines.values():
                     spine.set_visible(False)
-                if r == 0:
-                    head = text(ID, f"col_{scale}", lang)
-                    ax.set_title(head, fontweight="bold", **mixed_font(head))
-                if c == 0:
-                    row = text(ID, "row", lang, d=dim) + "\n" + text(ID, "query", lang)
-                    ax.set_ylabel(row, **mixed_font(row))
+                head = text(ID, f"col_{scale}", lang)
+                row = text(ID, "row", lang, d=dim)
+                if narrow():
+                    ax.set_title(row)
+                    if r == 0:
+                        query = text(ID, "query", lang)
+                        ax.set_ylabel(query, **mixed_font(query))
+                else:
+                    if r == 0:
+                        ax.set_title(head, fontweight="bold", **mixed_font(head))
+                    if c == 0:
+                        side = row + "\n" + text(ID, "query", lang)
+                        ax.set_ylabel(side, **mixed_font(side))
                 stats = text(ID, "panel", lang, mw=panel["max_weight"], h=panel["entropy"])
                 key = text(ID, "key", lang) + "\n" + stats
                 ax.set_xlabel(key, color=pal.text, fontsize=9.5, **mixed_font(key))
-        bar = fig.colorbar(image, ax=axes, shrink=0.8, pad=0.02)
+        if narrow():  # the colour scale in a row of its own, under the panels
+            bar = rows[-1].colorbar(
+                image, cax=rows[-1].add_axes((0.15, 0.75, 0.7, 0.2)), orientation="horizontal"
+            )
+        else:
+            bar = fig.colorbar(image, ax=axes, shrink=0.8, pad=0.02)
         label = text(ID, "colorbar", lang)
         bar.set_label(label, **mixed_font(label))
         bar.outline.set_visible(False)

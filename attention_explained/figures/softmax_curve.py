@@ -1,12 +1,12 @@
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
 import numpy as np
 
 from attention_explained.figures.registry import figure
 from attention_explained.figures.strings import text
-from attention_explained.figures.style import legend_font, mixed_font, themed
+from attention_explained.figures.style import legend_font, mixed_font, panels, themed
 
+NARROW = True  # drawn for a phone's column too (style.panels)
 ID = "softmax-curve"
 STRINGS = {
     "alt": {
@@ -54,7 +54,7 @@ def two_logit_softmax() -> dict[str, np.ndarray]:
 def draw(data, lang: str, theme: str):
     z, p, slope = data["z"], data["p"], data["slope"]
     with themed(theme) as pal:
-        fig, ax = plt.subplots(figsize=(7.2, 4.2), layout="constrained")
+        fig, ax = panels(1, 1, figsize=(7.2, 4.2), panel_height=3.4, layout="constrained")
         flat = slope < SATURATED
         ax.fill_between(
             z,

@@ -1,13 +1,12 @@
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
-
 from attention_explained.content import data as experiments
 from attention_explained.figures.registry import figure
 from attention_explained.figures.strings import text
-from attention_explained.figures.style import mixed_font, themed
+from attention_explained.figures.style import mixed_font, panels, themed
 from attention_explained.figures.sweep_plots import sweep_legend, sweep_panel
 
+NARROW = True  # drawn for a phone's column too (style.panels)
 ID = "softmax-gradient"
 STRINGS = {
     "alt": {
@@ -43,7 +42,7 @@ ALT_CLAIMS = ("figures.gradient_unscaled_collapses_scaled_flat",)
 )
 def draw(data, lang: str, theme: str):
     with themed(theme) as pal:
-        fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4.3), layout="constrained")
+        fig, (left, right) = panels(1, 2, figsize=(10, 4.3), layout="constrained")
         sweep_panel(left, data, "jacobian_fro", lang, pal, log_y=True)
         label = text(ID, "jacobian", lang)
         left.set_ylabel(label, **mixed_font(label))

@@ -2,14 +2,13 @@ from __future__ import annotations
 
 import math
 
-import matplotlib.pyplot as plt
-
 from attention_explained.content import data as experiments
 from attention_explained.figures.registry import figure
 from attention_explained.figures.strings import text
-from attention_explained.figures.style import themed
+from attention_explained.figures.style import panels, themed
 from attention_explained.figures.sweep_plots import sweep_legend, sweep_panel
 
+NARROW = True  # drawn for a phone's column too (style.panels)
 ID = "softmax-saturation"
 STRINGS = {
     "alt": {
@@ -45,7 +44,7 @@ ALT_CLAIMS = ("figures.saturation_unscaled_saturates_scaled_flat",)
 def draw(data, lang: str, theme: str):
     n = experiments.LENGTH
     with themed(theme) as pal:
-        fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4.3), layout="constrained")
+        fig, (left, right) = panels(1, 2, figsize=(10, 4.3), layout="constrained")
         sweep_panel(left, data, "entropy", lang, pal)
         left.axhline(math.log(n), color=pal.muted, ls=":", lw=1.2)
         left.text(

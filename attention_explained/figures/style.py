@@ -92,6 +92,145 @@ _parse_cached.replaces = OWN_MATHTEXT_CACHE
 MathTextParser._parse_cached = _parse_cached
 
 
+# -- Readable on a phone ----------------------------------------------------------------
+# Text is drawn as paths, so on screen it is its size in pt × the width the <img> is shown
+# at / the figure's width in pt. Every variant is drawn for the narrowest column it is served
+# in: a figure with a narrow variant (``NARROW = True`` in its module) shows its wide one only
+# on screens ≥ ``NARROW_BELOW`` wide (Material's sidebar breakpoint; the column is then
+# ≥ ``COLUMN_PX["wide"]``) and its narrow one below; a figure without one shows its only
+# variant on a phone too. tests/test_browser_figure_text.py measures the result in Chromium.
+MIN_TEXT_PX = 9.0  # the smallest text a reader sees, in CSS px
+NARROW_BELOW = "60em"  # the media query's breakpoint: max-width below it gets the narrow one
+COLUMN_PX = {"wide": 660, "narrow": 336}  # the narrowest content column each is shown in
+NARROW_WIDTH = 4.8  # inches: a narrow variant's width (345.6 pt), panels one above another
+NARROW_PANEL_HEIGHT = 2.5  # inches per stacked panel
+NARROW_EXTRA_HEIGHT = 1.1  # inches for the title and a legend under the panels
+LAYOUTS = ("wide", "narrow")
+
+_layout = ["wide"]
+
+
+@contextmanager
+def layout(name: str):
+    """Draw for ``name`` ("wide" or "narrow") inside the block (see :func:`panels`)."""
+    if name not in LAYOUTS:
+        raise ValueError(f"layout must be one of {', '.join(LAYOUTS)}, not {name!r}")
+    _layout.append(name)
+    try:
+        yield
+    finally:
+        _layout.pop()
+
+
+def narrow() -> bool:
+    """True while a narrow variant (for a phone's column) is being drawn."""
+    return _layout[-1] == "narrow"
+
+
+def panels(
+    nrows: int,
+    ncols: int,
+    *,
+    figsize: tuple[float, float],
+    panel_height: float = NARROW_PANEL_HEIGHT,
+    sharex: bool | str = False,
+    sharey: bool | str = False,
+    squeeze: bool = True,
+    order: str = "row",
+    **kwargs,
+):
+    """``plt.subplots`` for the wide variant; for the narrow one the same axes array (same
+    shape and sharing) with the panels one above another, ``NARROW_WIDTH`` wide, so that the
+    figure's code runs unchanged. ``order="col"`` stacks a grid column by column."""
+    import numpy as np
+
+    if not narrow():
+        return plt.subplots(
+            nrows, ncols, figsize=figsize, sharex=sharex, sharey=sharey, squeeze=squeeze, **kwargs
+        )
+    count = nrows * ncols
+    height = count * panel_height + NARROW_EXTRA_HEIGHT
+    fig, stacked = plt.subplots(count, 1, figsize=(NARROW_WIDTH, height), squeeze=False, **kwargs)
+    axes = stacked.reshape((nrows, ncols) if order == "row" else (ncols, nrows))
+    axes = axes if order == "row" else axes.T
+    for share, join in ((sharex, "sharex"), (sharey, "sharey")):
+        for (r, c), ax in np.ndenumerate(axes):
+            first = {True: axes[0, 0], "all": axes[0, 0], "row": axes[r, 0], "col": axes[0, c]}
+            leader = first.get(share)
+            if leader is not None and leader is not ax:
+                getattr(ax, join)(leader)
+    if squeeze:
+        axes = axes.squeeze()
+        return fig, (axes.item() if axes.ndim == 0 else axes)
+    return fig, axes
+
+
+def _texts(fig):
+    from matplotlib.text import Text
+
+    return [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
+
+
+def smallest_text_pt(fig) -> float:
+    """The smallest font size (pt) of any visible text in ``fig``."""
+    return min((t.get_fontsize() for t in _texts(fig)), default=0.0)
+
+
+def _wrap_outside_math(label: str, fits) -> str:
+    """``label`` with line breaks at spaces outside ``$…$`` so that each line ``fits``."""
+    lines = []
+    for line in label.split("\n"):
+        words, math = [], False
+        start = 0
+        for i, char in enumerate(line):
+            if char == "$":
+                math = not math
+            elif char == " " and not math:
+                words.append(line[start:i])
+                start = i + 1
+        words.append(line[start:])
+        current = words[0]
+        for word in words[1:]:
+            if fits(current + " " + word):
+                current += " " + word
+            else:
+                lines.append(current)
+                current = word
+        lines.append(current)
+    return "\n".join(lines)
+
+
+def fit_to_column(fig, column_px: float) -> None:
+    """Make ``fig`` readable at ``column_px`` CSS px wide: every text at least
+    ``MIN_TEXT_PX`` there, and a title, label or legend entry wider than the figure broken
+    into lines (between words, never inside ``$…$``)."""
+    width_pt = fig.get_figwidth() * 72
+    floor = round(MIN_TEXT_PX * width_pt / column_px + 0.05, 1)
+    texts = _texts(fig)
+    for t in texts:
+        if t.get_fontsize() < floor:
+            t.set_fontsize(floor)
+    if not narrow():
+        return
+    renderer = fig.canvas.get_renderer()
+    room = fig.get_figwidth() * fig.dpi * 0.94
+    for t in texts:
+        if t.get_rotation() % 180:
+            continue
+        label = t.get_text()
+        if t.get_window_extent(renderer).width <= room:
+            continue
+
+        def fits(candidate: str, t=t) -> bool:
+            probe = t.get_text()
+            t.set_text(candidate)
+            width = t.get_window_extent(renderer).width
+            t.set_text(probe)
+            return width <= room
+
+        t.set_text(_wrap_outside_math(label, fits))
+
+
 @dataclass(frozen=True)
 class Palette:
     text: str
@@ -212,7 +351,11 @@ class _GlyphLog(logging.Handler):
 
 
 def to_bytes(fig, fmt: str) -> bytes:
-    """Serialise ``fig`` reproducibly: no date in SVG, no software string in PNG."""
+    """Serialise ``fig`` reproducibly: no date in SVG, no software string in PNG.
+
+    An SVG records its smallest text on its root (``data-smallest-text-pt``): the text is
+    paths, so this is how a browser test learns the size it shows the text at."""
+    smallest = smallest_text_pt(fig)
     metadata = {"Date": None, "Creator": None} if fmt == "svg" else {"Software": None}
     buffer = io.BytesIO()
     mathtext_log = _GlyphLog()
@@ -229,7 +372,11 @@ def to_bytes(fig, fmt: str) -> bytes:
     if missing:
         raise MissingGlyphError("; ".join(sorted(set(missing))))
     payload = buffer.getvalue()
-    return compact_svg(payload.decode("utf-8")).encode("utf-8") if fmt == "svg" else payload
+    if fmt != "svg":
+        return payload
+    svg = compact_svg(payload.decode("utf-8"))
+    svg = svg.replace("<svg ", f'<svg data-smallest-text-pt="{smallest:g}" ', 1)
+    return svg.encode("utf-8")
 
 
 _PATH_DATA = re.compile(r' d="([^"]*)"')

@@ -2,16 +2,16 @@ from __future__ import annotations
 
 import math
 
-import matplotlib.pyplot as plt
 import numpy as np
 
 from attention_explained.figures.registry import figure
 from attention_explained.figures.strings import text
-from attention_explained.figures.style import mixed_font, themed
+from attention_explained.figures.style import mixed_font, narrow, panels, themed
 from attention_explained.settings import TEMPERATURE_D_K as D_K
 from attention_explained.settings import TEMPERATURE_KEYS as N_KEYS
 from attention_explained.settings import TEMPERATURE_SEED as SEED
 
+NARROW = True  # drawn for a phone's column too (style.panels)
 ID = "temperature"
 STRINGS = {
     "alt": {
@@ -78,8 +78,8 @@ def draw(data, lang: str, theme: str):
     weights, labels = data["weights"], data["labels"]
     keys = np.arange(1, weights.shape[1] + 1)
     with themed(theme) as pal:
-        fig, axes = plt.subplots(
-            1, len(labels), figsize=(8.8, 3.2), sharey=True, layout="constrained"
+        fig, axes = panels(
+            1, len(labels), figsize=(8.8, 3.2), sharey=True, panel_height=2.1, layout="constrained"
         )
         for ax, row, label, tau in zip(axes, weights, labels, data["taus"], strict=True):
             best = int(np.argmax(row))
@@ -108,7 +108,8 @@ def draw(data, lang: str, theme: str):
                     fontsize=8.5,
                     color=pal.accent,
                 )
-        axes[0].set_ylabel(text(ID, "weight", lang))
+        for ax in axes if narrow() else axes[:1]:
+            ax.set_ylabel(text(ID, "weight", lang))
         title = text(ID, "title", lang, d=D_K, n=weights.shape[1])
         fig.suptitle(title, fontweight="bold", **mixed_font(title))
     return fig

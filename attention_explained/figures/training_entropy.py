@@ -8,6 +8,7 @@ from attention_explained.figures.strings import text
 from attention_explained.figures.style import themed
 from attention_explained.figures.training_plots import training_panels
 
+NARROW = True  # drawn for a phone's column too (style.panels)
 ID = "training-entropy"
 STRINGS = {
     "alt": {

@@ -5,6 +5,7 @@ from attention_explained.figures.registry import figure
 from attention_explained.figures.style import themed
 from attention_explained.figures.training_plots import training_panels
 
+NARROW = True  # drawn for a phone's column too (style.panels)
 ID = "training-loss"
 STRINGS = {
     "alt": {

@@ -168,9 +168,15 @@ class Build:
 
         if options.figures:
             for figure_id in self.cache.figure_ids:
-                for theme, suffix in THEMES:
-                    path = self.cache.figure_path(figure_id, figure_language(lang), theme)
-                    add(f"figures/{figure_id}{suffix}.svg", path)
+                layouts = (("wide", ""), ("narrow", ".narrow"))
+                for layout, infix in (
+                    layouts if self.cache.graph.has_narrow(figure_id) else [layouts[0]]
+                ):
+                    for theme, suffix in THEMES:
+                        path = self.cache.figure_path(
+                            figure_id, figure_language(lang), theme, layout=layout
+                        )
+                        add(f"figures/{figure_id}{infix}{suffix}.svg", path)
         # The explorer page checks its JavaScript against these values from the package.
         add("assets/explorer/reference.json", self.cache.explorer_path)
         if options.math == "mathjax":
@@ -240,6 +246,14 @@ class Build:
             lambda figure_id: graph.alt_text(figure_id, figure_lang),
             where,
         )
+
+    # -- on_page_content: phones' figures, math, and notebook pages' shared CSS/JS ---------
+    def narrow_figures(self, html: str) -> str:
+        """Each figure with a narrow variant in a ``<picture>`` that shows it on phones."""
+        if "figures/" not in html:
+            return html
+        graph = self.cache.graph
+        return md.narrow_sources(html, [i for i in self.cache.figure_ids if graph.has_narrow(i)])
 
     # -- on_page_content: math, and notebook pages' shared CSS/JS --------------------------
     def page_content(self, html: str, page, config: MkDocsConfig) -> str:

@@ -85,8 +85,10 @@ class AssetCache:
     def figure_dir(self, figure_id: str) -> Path:
         return self.figure_root / f"{figure_id}-{self.keys[figure_id]}"
 
-    def figure_path(self, figure_id: str, lang: str, theme: str, fmt: str = "svg") -> Path:
-        return self.figure_dir(figure_id) / variant_name(figure_id, lang, theme, fmt)
+    def figure_path(
+        self, figure_id: str, lang: str, theme: str, fmt: str = "svg", layout: str = "wide"
+    ) -> Path:
+        return self.figure_dir(figure_id) / variant_name(figure_id, lang, theme, fmt, layout)
 
     def stale_figures(self) -> list[str]:
         """Figures with no whole entry (a damaged one is discarded with a warning)."""

@@ -343,6 +343,10 @@ class ImportGraph:
     def figure_entry(self, figure_id: str) -> str:
         return f"{PACKAGE}.figures.{figure_id.replace('-', '_')}"
 
+    def has_narrow(self, figure_id: str) -> bool:
+        """Whether ``figure_id`` is also drawn for a phone's column (``NARROW = True``)."""
+        return bool(self.literal(self.figure_entry(figure_id), "NARROW", False))
+
     def literal(self, module: str, name: str, default=None):
         """The literal assigned to ``name`` at the top of ``module``, read from the file as it
         is now (also while serving), without importing it; ``default`` if there is none."""

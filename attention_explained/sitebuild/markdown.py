@@ -112,6 +112,32 @@ def figure_ids_in(markdown: str) -> list[str]:
     return [m.group(2) for m in FIGURE_LINE.finditer(markdown)]
 
 
+NARROW_MEDIA = "screen and (max-width: 59.984375em)"  # Material's sidebar breakpoint (60em)
+_FIGURE_IMG = re.compile(
+    r'<img\b[^>]*?\bsrc="(?P<dir>[^"]*?figures/)(?P<id>[^"/]+?)(?P<dark>\.dark)?\.svg'
+    r'#only-(?:light|dark)"[^>]*>'
+)
+
+
+def narrow_sources(html: str, narrow_ids: Iterable[str]) -> str:
+    """Put each figure ``<img>`` whose id is in ``narrow_ids`` in a ``<picture>`` whose
+    ``<source>`` serves its narrow variant (``<id>.narrow[.dark].svg``, drawn for a phone's
+    column) on screens narrower than ``NARROW_MEDIA``; the ``<img>`` keeps its attributes, so
+    the theme switch (``#only-light``/``#only-dark``), alt text and lazy loading stay."""
+    wanted = set(narrow_ids)
+
+    def replace(match: re.Match) -> str:
+        if match["id"] not in wanted:
+            return match.group(0)
+        narrow = f"{match['dir']}{match['id']}.narrow{match['dark'] or ''}.svg"
+        return (
+            f'<picture><source media="{NARROW_MEDIA}" srcset="{narrow}" type="image/svg+xml">'
+            f"{match.group(0)}</picture>"
+        )
+
+    return _FIGURE_IMG.sub(replace, html)
+
+
 def rewrite_figures(
     markdown: str, figure_ids: Iterable[str], alt_text: Callable[[str], str], where: str
 ) -> str:

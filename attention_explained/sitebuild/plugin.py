@@ -166,6 +166,7 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
     # -- math, and notebook pages: shared CSS/JS instead of 600 KB inline ----------------------
     def on_page_content(self, html: str, page, config: MkDocsConfig, files: Files):
         build = self.build
+        html = build.narrow_figures(html)
         if self.page_contents is None:
             return build.page_content(html, page, config)
         from attention_explained.sitebuild.notebook_html import toc_ids
