@@ -46,6 +46,7 @@ FOOTNOTE_REF = re.compile(r"\[\^[^\]]+\]")
 ATTRS = re.compile(r"\{\s*[:#.][^}]*\}")
 BOX_TITLE = re.compile(r'^(\s*)(?:!!!|\?\?\?\+)\s*[\w-]+(?:\s+"([^"]*)")?\s*$')
 WORD = re.compile(r"\w", re.U)
+HTML_TAG = re.compile(r"</?[A-Za-z][^<>]*>")  # markup is not read; the text between tags is
 
 
 @dataclass(frozen=True)
@@ -118,6 +119,7 @@ def main_text(markdown: str, *, keep_links: bool = False) -> MainText:
     prose = INLINE_MATH.sub(TOKEN_MARK, prose)
     if not keep_links:
         prose = IMAGE_OR_LINK.sub(r"\1", prose)
+    prose = HTML_TAG.sub("", prose)
     prose = FOOTNOTE_REF.sub("", prose)
     prose = ATTRS.sub("", prose)
     prose = re.sub(r"^\s*#+\s*", "", prose, flags=re.M)
