@@ -37,7 +37,8 @@ def test_a_korean_number_or_formula_counts_three_characters():
 def test_html_markup_is_not_read_but_its_text_is():
     page = '가나 <a href="../pdf/attention-explained-ko.pdf" hreflang="ko" download>다라</a>\n'
     assert reading.reading_seconds(page, "ko") == pytest.approx(60 * 4 / 500)  # 가나다라
-    assert reading.reading_seconds("a <span class='x'>b</span> c", "en") == pytest.approx(60 * 3 / 200)
+    english = "a <span class='x'>b</span> c"
+    assert reading.reading_seconds(english, "en") == pytest.approx(60 * 3 / 200)
 
 
 def test_folded_blocks_code_comments_and_footnotes_are_not_main_text():
