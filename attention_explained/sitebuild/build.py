@@ -115,6 +115,7 @@ class Build:
         self.unfilled: list[tuple[str, str]] = []  # (written HTML, page): numbers come later
         self.claims: list[tuple[str, list[str]]] = []  # (page, claim names it marks)
         self.alt_claims: list[tuple[str, str]] = []  # (page, figure id whose alt text states)
+        self.answers: list = []  # answers.Answer: exercises whose box checks a typed answer
 
     # -- on_config: start everything stale, in parallel ----------------------------------
     @classmethod
@@ -219,9 +220,15 @@ class Build:
 
                 markdown, names = take_claims(markdown)
                 self.claims.append((where, names))
+            if "answer:" in markdown:
+                from attention_explained.sitebuild.answers import take_answers
+
+                markdown, answers, names = take_answers(markdown, where)
+                self.answers.extend(answers)
+                self.number_names.update(names)
             if "figures/" in markdown:
                 markdown = self.figure_lines(markdown, lang, where)
-        except ValueError as exc:  # MarkdownError
+        except ValueError as exc:  # MarkdownError, AnswerError
             raise PluginError(f"attention-explained: {exc}") from exc
         return markdown
 
@@ -286,6 +293,7 @@ class Build:
         the Colab install cell in the page's executed .ipynb."""
         if md.TOKEN.search(output):
             if self.data_ready():
+                self.check_answers()
                 output = self.fill(output, page.file.src_uri)
             else:  # written with tokens; on_post_build fills it
                 self.unfilled.append((page.file.abs_dest_path, page.file.src_uri))
@@ -343,6 +351,7 @@ class Build:
         """Load the numbers, check every claim against them, fill the pages written before."""
         self.data_ready()
         self.check_claims()
+        self.check_answers()
         self.fill_written()
 
     def check_claims(self) -> None:
@@ -357,6 +366,15 @@ class Build:
             for where, figure_id in self.alt_claims:
                 check_alt_claims(figure_id, self.verdicts, where, alt_claims)
         except ClaimError as exc:
+            raise PluginError(f"attention-explained: {exc}") from exc
+
+    def check_answers(self) -> None:
+        """Every answer marker names a number that prints as one value (numbers exist)."""
+        from attention_explained.sitebuild.answers import AnswerError, check_answers
+
+        try:
+            check_answers(self.answers, self.numbers)
+        except AnswerError as exc:
             raise PluginError(f"attention-explained: {exc}") from exc
 
     def fill(self, text: str, where: str, escape=None) -> str:
