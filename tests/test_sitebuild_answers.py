@@ -51,6 +51,7 @@ It goes on on the next line.
         ("2x10-42", 2e-42),
         ("10^-3", 1e-3),
         ("4,224", 4224.0),
+        ("16,800", 16800.0),
         ("1,024.5", 1024.5),
     ],
 )
@@ -64,6 +65,7 @@ def test_a_typed_answer_is_read_as_the_number_it_states(typed, value):
         ("", "empty"),
         ("   ", "empty"),
         ("0,5", "comma"),
+        ("0,967", "comma"),  # three digits after a comma, but a leading 0 groups nothing
         ("1,00", "comma"),
         ("abc", "malformed"),
         ("1/0", "malformed"),

@@ -49,7 +49,7 @@ PLAIN = re.compile(rf"^{DECIMAL}$")
 FRACTION = re.compile(rf"^(?P<top>{DECIMAL})/(?P<bottom>{DECIMAL})$")
 EXPONENT = re.compile(rf"^(?P<mantissa>{DECIMAL})?(?:[eE]|[×xX*·]10\^?)(?P<power>[+-]?\d+)$")
 POWER_OF_TEN = re.compile(r"^10\^?(?P<power>[+-]?\d+)$")
-THOUSANDS = re.compile(r"^[+-]?\d{1,3}(?:,\d{3})+(?:\.\d*)?$")
+THOUSANDS = re.compile(r"^[+-]?[1-9]\d{0,2}(?:,\d{3})+(?:\.\d*)?$")  # never 0,xxx
 APPROXIMATELY = ("≈", "~", "약")
 
 

@@ -43,7 +43,7 @@
   var FRACTION = new RegExp("^(" + DECIMAL + ")/(" + DECIMAL + ")$")
   var EXPONENT = new RegExp("^(" + DECIMAL + ")?(?:[eE]|[×xX*·]10\\^?)([+-]?\\d+)$")
   var POWER_OF_TEN = /^10\^?([+-]?\d+)$/
-  var THOUSANDS = /^[+-]?\d{1,3}(?:,\d{3})+(?:\.\d*)?$/
+  var THOUSANDS = /^[+-]?[1-9]\d{0,2}(?:,\d{3})+(?:\.\d*)?$/  // never 0,xxx
   var APPROXIMATELY = ["≈", "~", "약"]
 
   function normalise(text) {
