@@ -153,6 +153,9 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
     # -- numbers, claims and figure lines in the Markdown -------------------------------------
     def on_page_markdown(self, markdown: str, page, config: MkDocsConfig, files: Files):
         lang, _ = options.languages(config)
+        from attention_explained.sitebuild.markdown import figure_ids_in
+
+        page.meta["ae_figures"] = figure_ids_in(markdown)  # the first is the page's card
         return self.build.page_markdown(markdown, page.file.src_uri, lang)
 
     # -- math, and notebook pages: shared CSS/JS instead of 600 KB inline ----------------------
@@ -181,6 +184,7 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
         search = options.search_plugin(config)
         if getattr(search, "search_index", None) is not None:
             self.search_entries.wrap(search.search_index, search_context(search))
+        self.build.share_page(page, config, nav)  # card, JSON-LD, lastmod, llms.txt line
         if getattr(page, "nb_url", None) and config.repo_url:
             from attention_explained.sitebuild.colab import colab_url
 
@@ -208,6 +212,7 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
                 build.write_search_data(search, default, sheet, warm_up_kiwi=warm_up)
                 self.kiwi_warm = self.kiwi_warm or warm_up
             build.write_shared_notebook_files()
+            build.write_llms_txt()
             build.complete()
         finally:
             self.search_entries.save()
