@@ -40,7 +40,8 @@ def visible_links(server, browser):
 
 
 def test_every_visible_link_on_every_page_resolves(visible_links, browser):
-    assert len(visible_links) > 50, visible_links
+    # every page is linked from the navigation, so each is among the links followed
+    assert len(visible_links) >= len(ALL_PAGES), visible_links
     context = browser.new_context(service_workers="block")
     try:
         broken = []

@@ -121,6 +121,8 @@ ARTICLE = """() => {
   });
   copy.querySelectorAll('a[href]').forEach(a => a.setAttribute('href', a.href));
   copy.querySelectorAll('script').forEach(s => s.remove());
+  // An exercise's answer box (answers.js) cannot be typed into on paper.
+  copy.querySelectorAll('.ae-answer').forEach(box => box.remove());
   // Collapsed blocks (??? note) are printed open: paper cannot be clicked.
   copy.querySelectorAll('details').forEach(d => d.setAttribute('open', ''));
   // A display equation is tagged in the PDF as a figure whose alternate text is its TeX.
