@@ -12,8 +12,9 @@ writes the tags.
   commit, so every page gets its date; a page git does not know yet gets the build's date
   (``SOURCE_DATE_EPOCH``, the commit's). Same commit, same sitemap.
 - **llms.txt** (https://llmstxt.org/): the language's site name, its description, and one
-  line per page (title, URL, description), in navigation order. Written at build time:
-  mkdocs-llmstxt 0.5.1 does not know mkdocs-static-i18n's languages.
+  line per page (title, URL, description), in navigation order. Written at build time by
+  this module; mkdocs-llmstxt 0.5.1 was not tried with mkdocs-static-i18n (it would be a new
+  dependency, and whether it writes one file per language is not checked).
 """
 
 from __future__ import annotations
