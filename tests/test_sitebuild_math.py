@@ -163,3 +163,28 @@ def test_only_inline_math_outside_code_is_glued(fresh_memory):
         "test",
     )
     assert "ae-nobr" not in html, html
+
+
+def test_the_radical_is_no_wider_in_any_form_than_the_glyph_drawn(tmp_path):
+    """MathML Core sizes a radical by the widest of its base glyph, size variants and assembly
+    parts; Chromium does, Firefox sizes it by the glyph drawn. The subset keeps no form wider
+    than the base glyph, so both give an inline √dₖ the same width and no gap after it.
+    The numbers are STIX Two Math's own (read with fontTools): a 794-unit √ and 1212-unit parts."""
+    from fontTools.ttLib import TTFont
+
+    target = tmp_path / "math.woff2"
+    math.subset_math_font(math.font_source(), target, set("√dk"))
+    font = TTFont(str(target))
+    base = font.getBestCmap()[math.RADICAL]
+    variants = font["MATH"].table.MathVariants
+    construction = variants.VertGlyphConstruction[variants.VertGlyphCoverage.glyphs.index(base)]
+    forms = [record.VariantGlyph for record in construction.MathGlyphVariantRecord]
+    if construction.GlyphAssembly is not None:
+        forms += [part.glyph for part in construction.GlyphAssembly.PartRecords]
+    widths = {font["hmtx"][name][0] for name in forms}
+    assert font["hmtx"][base][0] == 794
+    assert widths == {794}, widths
+
+    whole = TTFont(str(math.font_source()))
+    dropped = math.narrow_radical(whole)  # the source font itself has the wide forms
+    assert max(whole["hmtx"][name][0] for name in dropped) == 1212

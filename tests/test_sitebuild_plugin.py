@@ -263,6 +263,7 @@ def test_the_whole_output_is_what_the_site_should_have(site):
     expected += ["assets/math/math.css", "assets/math/stix-two-math.woff2"]
     for prefix in ("", "en/"):
         expected += [f"{prefix}index.html", f"{prefix}assets/explorer/reference.json"]
+        expected += [f"{prefix}llms.txt"]  # each language's, at its root (share.py)
         expected += [
             f"{prefix}figures/{figure_id}{suffix}.svg"
             for figure_id in FIGURE_IDS

@@ -31,6 +31,10 @@ log = logging.getLogger("mkdocs.plugins.attention_explained")
 THEMES = (("light", ""), ("dark", ".dark"))  # theme → file suffix on the site
 
 
+# A page without a figure of its own shows this one in its card (share.py).
+DEFAULT_CARD = "saturation-heatmaps"
+
+
 def log_stage(name: str, seconds: float) -> None:
     log.info("attention-explained: stage %s %.2f s", name, seconds)
 
@@ -116,6 +120,10 @@ class Build:
         self.unfilled: list[tuple[str, str]] = []  # (written HTML, page): numbers come later
         self.claims: list[tuple[str, list[str]]] = []  # (page, claim names it marks)
         self.alt_claims: list[tuple[str, str]] = []  # (page, figure id whose alt text states)
+        self.answers: list = []  # answers.Answer: exercises whose box checks a typed answer
+        self.dates: dict[str, str] | None = None  # page source → date of its last commit
+        self.llms: dict[str, dict] = {}  # lang → llms.txt's name, description and pages
+        self.default_lang = LANGS[0]
 
     # -- on_config: start everything stale, in parallel ----------------------------------
     @classmethod
@@ -226,9 +234,15 @@ class Build:
 
                 markdown, names = take_claims(markdown)
                 self.claims.append((where, names))
+            if "answer:" in markdown:
+                from attention_explained.sitebuild.answers import take_answers
+
+                markdown, answers, names = take_answers(markdown, where)
+                self.answers.extend(answers)
+                self.number_names.update(names)
             if "figures/" in markdown:
                 markdown = self.figure_lines(markdown, lang, where)
-        except ValueError as exc:  # MarkdownError
+        except ValueError as exc:  # MarkdownError, AnswerError
             raise PluginError(f"attention-explained: {exc}") from exc
         return markdown
 
@@ -301,9 +315,15 @@ class Build:
         the Colab install cell in the page's executed .ipynb."""
         if md.TOKEN.search(output):
             if self.data_ready():
+                self.check_answers()
                 output = self.fill(output, page.file.src_uri)
             else:  # written with tokens; on_post_build fills it
                 self.unfilled.append((page.file.abs_dest_path, page.file.src_uri))
+        if ".pdf" in output:  # links to a PDF edition that this build does not have
+            from attention_explained.sitebuild.pdf_links import hide_missing
+
+            site_root = self.site_dir
+            output = hide_missing(output, page.url, lambda path: (site_root / path).is_file())
         if page.meta.get("colab_url"):
             from attention_explained.sitebuild.colab import add_install_cell, build_commit
 
@@ -358,6 +378,7 @@ class Build:
         """Load the numbers, check every claim against them, fill the pages written before."""
         self.data_ready()
         self.check_claims()
+        self.check_answers()
         self.fill_written()
 
     def check_claims(self) -> None:
@@ -372,6 +393,15 @@ class Build:
             for where, figure_id in self.alt_claims:
                 check_alt_claims(figure_id, self.verdicts, where, alt_claims)
         except ClaimError as exc:
+            raise PluginError(f"attention-explained: {exc}") from exc
+
+    def check_answers(self) -> None:
+        """Every answer marker names a number that prints as one value (numbers exist)."""
+        from attention_explained.sitebuild.answers import AnswerError, check_answers
+
+        try:
+            check_answers(self.answers, self.numbers)
+        except AnswerError as exc:
             raise PluginError(f"attention-explained: {exc}") from exc
 
     def fill(self, text: str, where: str, escape=None) -> str:
@@ -397,6 +427,65 @@ class Build:
             if md.TOKEN.search(text):
                 filled = self.fill(text, str(index), md.json_string)
                 index.write_text(filled, encoding="utf-8")
+
+    # -- on_page_context: what a shared link and a search engine read ----------------------
+    def share_page(self, page, config: MkDocsConfig, nav) -> None:
+        """The page's card image, JSON-LD and sitemap date (share.py), and its llms.txt line."""
+        from attention_explained.sitebuild import share
+        from attention_explained.sitebuild.config import languages
+
+        lang, default = languages(config)
+        self.default_lang = default
+        if self.dates is None:
+            self.dates = share.commit_dates(Path(config.config_file_path or ".").parent)
+        page.update_date = self.dates.get(page.file.src_uri) or share.build_date()
+        known = self.cache.figure_ids
+        figure = share.card_figure(page.meta.get("ae_figures", ()), known, DEFAULT_CARD)
+        site_url = config.site_url or ""
+        image = share.figure_url(site_url, lang, default, figure)
+        if not page.meta.get("description") and (page.file.abs_src_path or "").endswith(".ipynb"):
+            # a notebook page's is in its jupytext metadata (mkdocs-jupyter keeps no meta)
+            found = share.notebook_description(Path(page.file.abs_src_path))
+            if found:
+                page.meta["description"] = found
+        description = page.meta.get("description") or config.site_description or ""
+        home = page.url in ("", f"{lang}/")
+        title = config.site_name if home else page.title
+        page.meta["ae_card"] = {
+            "image": image,
+            "image_alt": self.cache.graph.alt_text(figure, figure_language(lang)),
+            "locale": share.LOCALE.get(lang, lang),
+            "alternates": [v for k, v in share.LOCALE.items() if k != lang],
+            "type": "website" if home else "article",
+        }
+        page.meta["ae_json_ld"] = share.json_ld(
+            title=title,
+            description=description,
+            url=page.canonical_url or site_url,
+            lang=lang,
+            site_name=config.site_name,
+            site_url=site_url,
+            image=image,
+            modified=page.update_date,
+            author=config.site_author or config.site_name,
+        )
+        order = [p.file.src_uri for p in nav.pages] if nav else []
+        where = order.index(page.file.src_uri) if page.file.src_uri in order else len(order)
+        entry = self.llms.setdefault(
+            lang, {"name": config.site_name, "description": config.site_description, "pages": []}
+        )
+        entry["pages"].append((where, title, page.canonical_url or "", description))
+
+    def write_llms_txt(self) -> None:
+        """``llms.txt`` for each language, at the language's root (share.py)."""
+        from attention_explained.sitebuild import share
+
+        for lang, entry in self.llms.items():
+            pages = [(title, url, text) for _, title, url, text in sorted(entry["pages"])]
+            text = share.llms_txt(entry["name"], entry["description"], pages)
+            root = self.site_dir if lang == self.default_lang else self.site_dir / lang
+            root.mkdir(parents=True, exist_ok=True)
+            (root / "llms.txt").write_text(text, encoding="utf-8")
 
     def write_shared_notebook_files(self) -> None:
         """The notebook pages' CSS/JS, every language's, at the site root."""

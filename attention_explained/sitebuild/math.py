@@ -32,6 +32,7 @@ from typing import NamedTuple
 MATHML_NS = "http://www.w3.org/1998/Math/MathML"
 FONT_FAMILY = "STIX Two Math AE"
 FONT_NAME = "stix-two-math"
+FONT_RECIPE = "radical-base-only"  # how subset_math_font cuts the font: part of its cache key
 
 ARITHMATEX = re.compile(r'<(?P<tag>span|div) class="arithmatex">(?P<body>.*?)</(?P=tag)>', re.S)
 NOTEBOOK_MARKDOWN = re.compile(
@@ -459,6 +460,7 @@ def subset_math_font(source: Path, target: Path, chars: set[str]) -> set[int]:
     options.hinting = False
     options.desubroutinize = True
     font = TTFont(str(source), recalcTimestamp=False)
+    narrow_radical(font)
     subsetter = subset.Subsetter(options)
     subsetter.populate(unicodes=unicodes)
     subsetter.subset(font)
@@ -471,6 +473,45 @@ def subset_math_font(source: Path, target: Path, chars: set[str]) -> set[int]:
     return kept
 
 
+RADICAL = 0x221A
+
+
+def narrow_radical(font) -> list[str]:
+    """Keep only the radical's vertical variants no wider than its base glyph, and no glyph
+    assembly; return the glyphs dropped.
+
+    MathML Core gives a radical the *preferred inline size of a glyph stretched along the
+    block axis*: the widest of its base glyph, its vertical size variants and its assembly
+    parts (https://w3c.github.io/mathml-core/#dfn-preferred-inline-size-of-a-glyph-stretched-along-the-block-axis).
+    Chromium sizes an inline ``msqrt`` that way, then draws the base glyph and the radicand
+    right after it; Firefox sizes it by the glyph it draws. STIX Two Math's √ is 794 units
+    wide, its largest variant and assembly parts 1212, so Chromium left 0.418 em after every
+    √dₖ and Firefox none, and no one CSS offset suits both. Every radicand on this site is one
+    line high, which the base glyph covers, so the subset keeps the base glyph alone and both
+    engines make the radical exactly as wide as the glyph they draw
+    (tests/test_sitebuild_math.py, tests/test_browser_math_engines.py)."""
+    if "MATH" not in font or RADICAL not in font.getBestCmap():
+        return []
+    base = font.getBestCmap()[RADICAL]
+    variants = font["MATH"].table.MathVariants
+    coverage = variants.VertGlyphCoverage.glyphs if variants.VertGlyphCoverage else []
+    if base not in coverage:
+        return []
+    construction = variants.VertGlyphConstruction[coverage.index(base)]
+    width = font["hmtx"][base][0]
+    kept, dropped = [], []
+    for record in construction.MathGlyphVariantRecord:
+        wide = font["hmtx"][record.VariantGlyph][0] > width
+        (dropped if wide else kept).append(record)
+    construction.MathGlyphVariantRecord = kept
+    construction.VariantCount = len(kept)
+    names = [record.VariantGlyph for record in dropped]
+    if construction.GlyphAssembly is not None:
+        names += [part.glyph for part in construction.GlyphAssembly.PartRecords]
+        construction.GlyphAssembly = None
+    return names
+
+
 def uncovered(chars: set[str], covered: set[int]) -> list[str]:
     """Characters drawn in math that the font lacks, except Hangul/CJK in \\text{}."""
     return sorted(c for c in chars if ord(c) not in covered and not HANGUL_OR_CJK.match(c))
@@ -478,6 +519,7 @@ def uncovered(chars: set[str], covered: set[int]) -> list[str]:
 
 def font_cache_key(source: Path, chars: set[str]) -> str:
     digest = hashlib.sha256(source.read_bytes())
+    digest.update(FONT_RECIPE.encode())
     digest.update("".join(sorted(chars)).encode())
     return digest.hexdigest()[:16]
 
@@ -496,11 +538,6 @@ math {{
 }}
 math[display="block"] {{
   margin: 0.5em 0;
-}}
-/* Chromium leaves 0.417em after a radical drawn with STIX Two Math (measured; the
-   overbar ends at the radicand): without this, "√d, 3√d" reads "√d , 3√d ". */
-msqrt {{
-  margin-inline-end: -0.4em;
 }}
 .ae-aligned {{
   display: grid;

@@ -121,6 +121,8 @@ ARTICLE = """() => {
   });
   copy.querySelectorAll('a[href]').forEach(a => a.setAttribute('href', a.href));
   copy.querySelectorAll('script').forEach(s => s.remove());
+  // An exercise's answer box (answers.js) cannot be typed into on paper.
+  copy.querySelectorAll('.ae-answer').forEach(box => box.remove());
   // Collapsed blocks (??? note) are printed open: paper cannot be clicked.
   copy.querySelectorAll('details').forEach(d => d.setAttribute('open', ''));
   // A display equation is tagged in the PDF as a figure whose alternate text is its TeX.
@@ -464,7 +466,20 @@ def main(argv: list[str] | None = None) -> int:
         except PdfError as exc:
             parser.exit(1, f"pdf: {exc}\n")
         print(f"{path} ({path.stat().st_size / 1e6:.1f} MB)")
+    if out_dir.resolve() == (args.site / "pdf").resolve():
+        show_pdf_links(args.site)
     return 0
+
+
+def show_pdf_links(site: Path) -> None:
+    """The home pages' PDF links, hidden by the build while the PDFs did not exist
+    (pdf_links.py), shown now that they do."""
+    from attention_explained.sitebuild.pdf_links import MARK, reveal
+
+    for page in sorted(site.glob("**/index.html")):
+        text = page.read_text(encoding="utf-8")
+        if MARK in text:
+            page.write_text(reveal(text), encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -155,6 +155,9 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
     def on_page_markdown(self, markdown: str, page, config: MkDocsConfig, files: Files):
         lang, _ = options.languages(config)
         where = page.file.src_uri
+        from attention_explained.sitebuild.markdown import figure_ids_in
+
+        page.meta["ae_figures"] = figure_ids_in(markdown)  # the first is the page's card
         glossary_page = Path(config.docs_dir, "glossary.md")  # where the rule is stated
         if not where.startswith("notebooks/") and glossary_page.exists():  # reading.py
             from attention_explained.sitebuild.reading import with_reading_line
@@ -190,6 +193,7 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
         search = options.search_plugin(config)
         if getattr(search, "search_index", None) is not None:
             self.search_entries.wrap(search.search_index, search_context(search))
+        self.build.share_page(page, config, nav)  # card, JSON-LD, lastmod, llms.txt line
         if getattr(page, "nb_url", None) and config.repo_url:
             from attention_explained.sitebuild.colab import colab_url
 
@@ -217,6 +221,7 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
                 build.write_search_data(search, default, sheet, warm_up_kiwi=warm_up)
                 self.kiwi_warm = self.kiwi_warm or warm_up
             build.write_shared_notebook_files()
+            build.write_llms_txt()
             build.complete()
         finally:
             self.search_entries.save()
