@@ -34,19 +34,152 @@ def printed_bounds(text: str) -> Bounds:
     return min(ends), max(ends)
 
 
+def printed_half_unit(text: str) -> float:
+    """Half a unit of a printed number's last digit: "0.0833" → 0.00005, "2.0e−42" → 5e−44,
+    "144" → 0.5. A printed ratio agrees with printed factors within these."""
+    plain = str(text).replace("−", "-").replace("\u2009", "").replace(",", "")
+    last = re.split(r"\s*–\s*", plain.strip())[-1]
+    mantissa, _, exponent = last.partition("e")
+    decimals = len(mantissa.partition(".")[2])
+    return 0.5 * 10.0 ** (int(exponent or 0) - decimals)
+
+
 class P:
-    """``p("name").lo`` / ``.hi``: the ends of a number as printed."""
+    """``p("name").lo`` / ``.hi``: the ends of a number as printed; ``.half``: half a unit of
+    its last printed digit."""
 
     def __init__(self, numbers: dict[str, str]):
         self.numbers = numbers
 
     def __call__(self, name: str):
-        lo, hi = printed_bounds(self.numbers[name])
-        return type("Printed", (), {"lo": lo, "hi": hi})
+        text = self.numbers[name]
+        lo, hi = printed_bounds(text)
+        return type("Printed", (), {"lo": lo, "hi": hi, "half": printed_half_unit(text)})
+
+
+def pencil_spread(p: P, divisor: str, d_k: str) -> float:
+    """The gap between the top and the bottom key's printed logit in one row of the home
+    page's pencil table (``d_k``: "dk4" or "dk16")."""
+    return p(f"index.pencil.z.{divisor}.{d_k}.k1").lo - p(f"index.pencil.z.{divisor}.{d_k}.k3").lo
 
 
 # claim → (the comparison in words, its check on the printed values, the numbers it reads)
 PRINTED: dict[str, tuple[str, Callable[[P], bool], tuple[str, ...]]] = {
+    "beyond.causal.per_row_removes_the_mask": (
+        "the causal mask lowers entropy ÷ log n (by more than 0.1), and ÷ each row's own log i "
+        "is close to the unmasked value (within 0.05 at the far ends; 'under' is a condition)",
+        lambda p: (
+            p("beyond.causal.causal.naive").hi < p("beyond.causal.full.naive").lo - 0.1
+            and max(
+                p("beyond.causal.full.naive").hi - p("beyond.causal.causal.per_row").lo,
+                p("beyond.causal.causal.per_row").hi - p("beyond.causal.full.naive").lo,
+            )
+            < 0.05
+        ),
+        ("beyond.causal.full.naive", "beyond.causal.causal.naive", "beyond.causal.causal.per_row"),
+    ),
+    "beyond.keys.max_logit_grows_under_bound": (
+        "the largest logit grows from n = 16 to n = 4096 and stays below √(2 ln n) at both",
+        lambda p: (
+            p("beyond.keys.max_logit.n4096").lo > p("beyond.keys.max_logit.n16").hi
+            and p("beyond.keys.max_logit.n16").hi < p("beyond.keys.sqrt_2ln.n16").lo
+            and p("beyond.keys.max_logit.n4096").hi < p("beyond.keys.sqrt_2ln.n4096").lo
+        ),
+        (
+            "beyond.keys.max_logit.n16",
+            "beyond.keys.max_logit.n4096",
+            "beyond.keys.sqrt_2ln.n16",
+            "beyond.keys.sqrt_2ln.n4096",
+        ),
+    ),
+    "beyond.keys.max_weight_falls_relative_grows": (
+        "the max weight falls from n = 16 to 4096, while n times it (… 배, … times) grows",
+        lambda p: (
+            p("beyond.keys.max_weight.n4096").hi < p("beyond.keys.max_weight.n16").lo
+            and p("beyond.keys.relative.n4096").lo > p("beyond.keys.relative.n16").hi
+        ),
+        (
+            "beyond.keys.max_weight.n16",
+            "beyond.keys.max_weight.n4096",
+            "beyond.keys.relative.n16",
+            "beyond.keys.relative.n4096",
+        ),
+    ),
+    "index.pencil_only_sqrt_keeps_spread": (
+        "from d_k = 4 to 16 the table's raw spread doubles (√(16/4)), ÷d_k halves it (절반), a "
+        "constant doubles it (두 배), ÷√d_k keeps it, and only ÷√d_k prints the same p₁",
+        lambda p: (
+            pencil_spread(p, "none", "dk16")
+            == (p("index.pencil.dk16").lo / p("index.pencil.dk4").lo) ** 0.5
+            * pencil_spread(p, "none", "dk4")
+            == 2 * pencil_spread(p, "none", "dk4")
+            and pencil_spread(p, "d", "dk16") == pencil_spread(p, "d", "dk4") / 2
+            and pencil_spread(p, "fixed", "dk16") == 2 * pencil_spread(p, "fixed", "dk4")
+            and pencil_spread(p, "sqrt", "dk16") == pencil_spread(p, "sqrt", "dk4")
+            and {
+                d: p(f"index.pencil.p1.{d}.dk4").lo == p(f"index.pencil.p1.{d}.dk16").lo
+                for d in ("none", "sqrt", "d", "fixed")
+            }
+            == {"none": False, "sqrt": True, "d": False, "fixed": False}
+        ),
+        ("index.pencil.dk4", "index.pencil.dk16"),
+    ),
+    "multi-head.double.scaling_twice_flattens": (
+        "scaling twice drops the max weight from the once-scaled range to near 1/n: below the "
+        "once-scaled lowest, and under 1.5 × 1/n ('twice' is in a placeholder's name)",
+        lambda p: (
+            p("multi-head.double.max_weight.twice").hi < p("multi-head.double.max_weight.once").lo
+            and p("multi-head.double.max_weight.twice").hi < 1.5 * p("theory.uniform_weight").lo
+        ),
+        (
+            "multi-head.double.max_weight.once",
+            "multi-head.double.max_weight.twice",
+            "theory.uniform_weight",
+        ),
+    ),
+    "multi-head.gemma.scale_is_not_head_dim": (
+        "query_pre_attn_scalar = d_model/h ≠ head_dim, and the logits' 'x times' (배) is the "
+        "printed scales' quotient, within their printed digits, and below 1",
+        lambda p: (
+            p("multi-head.gemma.query_pre_attn_scalar").lo
+            == p("multi-head.gemma.d_model").lo / p("multi-head.gemma.heads").lo
+            != p("multi-head.gemma.head_dim").lo
+            and (p("multi-head.gemma.scale").lo - p("multi-head.gemma.scale").half)
+            / (p("multi-head.gemma.head_scale").hi + p("multi-head.gemma.head_scale").half)
+            <= p("multi-head.gemma.ratio").lo
+            <= p("multi-head.gemma.ratio").hi
+            <= (p("multi-head.gemma.scale").hi + p("multi-head.gemma.scale").half)
+            / (p("multi-head.gemma.head_scale").lo - p("multi-head.gemma.head_scale").half)
+            and p("multi-head.gemma.ratio").hi < 1
+        ),
+        (
+            "multi-head.gemma.d_model",
+            "multi-head.gemma.heads",
+            "multi-head.gemma.head_dim",
+            "multi-head.gemma.query_pre_attn_scalar",
+            "multi-head.gemma.scale",
+            "multi-head.gemma.head_scale",
+            "multi-head.gemma.ratio",
+        ),
+    ),
+    "saturation.exercise.self_weight_small_dk": (
+        "the self-weight rises through d_k = 1, 4, 8, is under one half at 4 and more than half "
+        "(절반 넘게) from 8 on",
+        lambda p: (
+            p("saturation.exercise.self.diag_weight.d1").hi
+            < p("saturation.exercise.self.diag_weight.d4").lo
+            <= p("saturation.exercise.self.diag_weight.d4").hi
+            < 0.5
+            < p("saturation.exercise.self.diag_weight.d8").lo
+            <= p("saturation.exercise.self.diag_weight.d8").hi
+            < p("saturation.exercise.self.diag_weight.d16").lo
+        ),
+        (
+            "saturation.exercise.self.diag_weight.d1",
+            "saturation.exercise.self.diag_weight.d4",
+            "saturation.exercise.self.diag_weight.d8",
+        ),
+    ),
     "gradients.unscaled_jacobian_under_a_third": (
         "unscaled ‖J‖_F less than a third of ÷√d_k's: 3 × largest < smallest",
         lambda p: 3 * p("sweep.jacobian_fro.d1024.none").hi < p("sweep.jacobian_fro.d1024.sqrt").lo,
@@ -161,6 +294,8 @@ NOT_PRINTED = {
     "after.low_lr_undertrained_small_dk": "the losses are in the table, not in the sentence",
     "after.sqrt_logits_larger_at_large_dk": "'세 배 간격' is the grid; the logits: a figure",
     "explorer.sqrt_hardly_moves_with_d": "the changes compared ('under half') are not printed",
+    "index.example_slopes": "'above' is a place ('the row at d_k = 1024 above')",
+    "index.exercise.paper_head_dim": "'√h times' is derived (√d_model/√d_k); no logit printed",
     "index.example_row_below_panel_mean": "the row's own weight is printed in the table above",
     "index.pattern_holds_over_seeds": "'above' is a place ('the row above')",
     "multi-head.exercise.dmodel_divisor_flattens": "the logit gap (못 미치고) is not printed",
@@ -169,6 +304,7 @@ NOT_PRINTED = {
     "training.dk_never_below_d_model": "d_k against d_model: settings, not measured values",
     "training.exercise.floor_below_every_loss": "the final losses are printed on other lines",
     "training.exercise.lower_lr_keeps_saturated_start": "entropy against log n: no relation stated",
+    "training.sqrt_starved_examples_are_right": "the frozen errors' share is not printed there",
     "training.small_dk_unscaled_learns": "'4 times larger' is derived from √16; 'few' has no bound",
     "training.starvation_grows_in_training": "'below' defines the quiet steps (a threshold)",
     "training.unscaled_larger_w_gradient": "the unscaled gradient is not printed in the sentence",
@@ -192,6 +328,13 @@ def comparison_texts() -> dict[str, list[prose.ClaimText]]:
 )
 def test_printed_numbers_parse_at_their_digits(printed, bounds):
     assert printed_bounds(printed) == pytest.approx(bounds)
+
+
+@pytest.mark.parametrize(
+    ("printed", "half"), [("0.0833", 5e-5), ("3.5–3.6", 0.05), ("2.0e−42", 5e-44), ("144", 0.5)]
+)
+def test_half_unit_of_the_last_printed_digit(printed, half):
+    assert printed_half_unit(printed) == pytest.approx(half)
 
 
 def test_every_comparison_sentence_is_listed():
