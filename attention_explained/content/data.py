@@ -182,3 +182,13 @@ def after_training(run: runs.Run) -> dict[str, np.ndarray]:
 
     _log_run("after-training")
     return run_after(seeds=run.seeds(AFTER_SEEDS), dtype=run.dtype)
+
+
+@per_run
+def initialisation(run: runs.Run) -> dict:
+    """What real layers start with (docs/initialisation.md): every measurement, once per run."""
+    from attention_explained import initialisation as init
+    from attention_explained.settings import INIT_SEEDS
+
+    _log_run("initialisation")
+    return init.grid(seeds=run.seeds(INIT_SEEDS), dtype=run.dtype)
