@@ -15,19 +15,17 @@ ID = "init-logit-std"
 FONT = 13  # pt: the figure is drawn at phone width, every text at least this size
 STRINGS = {
     "alt": {
-        "ko": "두 패널, 로그-로그 축. 가로축은 헤드 차원 dₖ(16에서 128, 헤드 8개, "
-        "임베딩 차원 = 8·dₖ), 세로축은 초기화 직후 로짓의 표준편차. 위: 스케일링 전. "
-        "노트의 균등분포[−3, 3], Keras 3.15 이후의 기본값(= LeCun), PyTorch 기본값은 "
-        "dₖ가 클수록 커지고, Keras 3.14까지의 기본값은 작아진다. 아래: ÷√dₖ 뒤. 앞의 세 "
-        "가지는 dₖ와 상관없이 평평하게 각각 약 3, 1, 0.5에 머물고, Keras 3.14까지의 "
-        "기본값은 0.1 아래에서 dₖ가 클수록 더 작아진다.",
-        "en": "Two panels, log-log. The horizontal axis is the head dimension d_k (16 to "
-        "128, 8 heads, embedding dimension 8·d_k), the vertical axis the logits' standard "
-        "deviation right after initialisation. Top: before scaling. The note's "
-        "uniform[−3, 3], the Keras ≥ 3.15 default (= LeCun) and the PyTorch default grow "
-        "with d_k; the Keras ≤ 3.14 default shrinks. Bottom: after ÷√d_k. The first three "
-        "are flat, at about 3, 1 and 0.5 whatever d_k; the Keras ≤ 3.14 default stays "
-        "below 0.1 and gets smaller as d_k grows.",
+        "ko": "두 패널, 로그-로그 축. 가로축은 헤드 차원 dₖ(헤드 8개, 임베딩 차원 = 8·dₖ), "
+        "세로축은 초기화 직후 로짓의 표준편차. 위: 스케일링 전. 노트의 균등분포[−3, 3], "
+        "Keras 3.15 이후의 기본값(= LeCun), PyTorch 기본값은 dₖ가 클수록 커진다. 아래: "
+        "÷√dₖ 뒤. 이 세 가지는 dₖ와 상관없이 평평하게 각각 약 3, 1, 0.5에 머물고, Keras "
+        "3.14까지의 기본값은 다른 셋보다 훨씬 아래에서 dₖ가 클수록 더 작아진다.",
+        "en": "Two panels, log-log. The horizontal axis is the head dimension d_k (8 heads, "
+        "embedding dimension 8·d_k), the vertical axis the logits' standard deviation right "
+        "after initialisation. Top: before scaling, the note's uniform[−3, 3], the Keras ≥ 3.15 "
+        "default (= LeCun) and the PyTorch default grow with d_k. Bottom: after ÷√d_k, these "
+        "three are flat, at about 3, 1 and 0.5 whatever d_k; the Keras ≤ 3.14 default lies far "
+        "below them and gets smaller as d_k grows.",
     },
     "note": {"ko": "노트: 균등분포[−3, 3]", "en": "note: uniform[−3, 3]"},
     "keras": {"ko": "Keras ≥ 3.15 (= LeCun)", "en": "Keras ≥ 3.15 (= LeCun)"},
@@ -38,7 +36,7 @@ STRINGS = {
     "ylabel": {"ko": "표준편차", "en": "std"},
     "dk": {"ko": "헤드 차원 dₖ (헤드 {h}개)", "en": "head dimension dₖ ({h} heads)"},
 }
-ALT_CLAIMS = ("init.figure",)
+ALT_CLAIMS = ("init.figure", "init.sqrt_holds_spread_at_the_tie")
 
 STYLES = {  # scheme → (palette role, marker, line style): told apart without colour too
     "note": ("none", "o", "-"),
