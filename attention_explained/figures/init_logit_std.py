@@ -27,6 +27,10 @@ STRINGS = {
         "three are flat, at about 3, 1 and 0.5 whatever d_k; the Keras ≤ 3.14 default lies far "
         "below them and gets smaller as d_k grows.",
     },
+    "title": {
+        "ko": "초기화 직후 로짓의 표준편차",
+        "en": "The logits' std right after initialisation",
+    },
     "note": {"ko": "노트: 균등분포[−3, 3]", "en": "note: uniform[−3, 3]"},
     "keras": {"ko": "Keras ≥ 3.15 (= LeCun)", "en": "Keras ≥ 3.15 (= LeCun)"},
     "torch": {"ko": "PyTorch", "en": "PyTorch"},
@@ -74,6 +78,7 @@ def draw(data, lang: str, theme: str):
         axes[1].set_xticks(dks, [str(int(d)) for d in dks])
         axes[1].minorticks_off()
         axes[1].set_xlabel(text(ID, "dk", lang, h=INIT_HEADS), fontsize=FONT)
+        fig.suptitle(text(ID, "title", lang), fontsize=FONT + 1, fontweight="bold")
         handles, labels = axes[0].get_legend_handles_labels()
         fig.legend(handles, labels, loc="outside lower center", ncols=2, fontsize=FONT,
                    frameon=False)  # fmt: skip
