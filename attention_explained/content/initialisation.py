@@ -151,12 +151,12 @@ def _torch_half(v: Mapping[str, float]) -> bool:
 @claim(
     "init.note_saturates_keras_does_not",
     statement="÷√d_k at every d_k measured: the note's σ² = 3 components give a mean largest "
-    "weight above 0.5 on every seed, Keras ≥ 3.15's default below 0.2",
+    "weight above 0.45 on every seed, Keras ≥ 3.15's default below 0.2",
     counterexample={"init.max_sqrt.note.d16.low": 0.3},
 )
 def _note_vs_keras(v: Mapping[str, float]) -> bool:
     return all(
-        _extremes(v, f"init.max_sqrt.note.d{k}")[0] > 0.5
+        _extremes(v, f"init.max_sqrt.note.d{k}")[0] > 0.45
         and _extremes(v, f"init.max_sqrt.keras.d{k}")[1] < 0.2
         for k in _KD
     )
