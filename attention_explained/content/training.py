@@ -521,9 +521,12 @@ def _equivalence_numbers(out: dict[str, str]) -> None:
             for seed in seeds
         ]
         # the value is the worst seed's gap; ``.low`` the best seed's, for "on every seed"
-        spec = ".2%" if name == "adam_eps" else ".0%"
-        out[f"training.equiv.{name}"] = Spread(max(worst), min(worst), max(worst), spec)
+        out[f"training.equiv.{name}"] = Spread(max(worst), min(worst), max(worst), ".2g")
         out[f"training.equiv.{name}.low"] = Number(min(worst), ".2g")
+    eps = out["training.equiv.adam_eps"]  # printed in per cent: "0.01–0.02 %"
+    out["training.equiv.adam_eps_percent"] = Spread(
+        100 * eps.value, 100 * eps.low, 100 * eps.high, ".2f"
+    )
     out["training.equiv.d_k"] = Number(settings.EQUIV_D_K, "d")
     out["training.equiv.steps"] = Number(settings.EQUIV_STEPS, "d")
     out["training.equiv.seeds"] = Number(len(settings.EQUIV_SEEDS), "d")
