@@ -46,8 +46,11 @@ from attention_explained.training import (
 )
 
 SCALINGS = ("none", "sqrt", "qknorm", "mup")  # mup: ÷d_k, μP's attention scaling
-CURVES = ("loss", "entropy", "max_logit")  # recorded at every step, before its update
-PROBES = ("std", "max", "cosine")  # of the raw q·k on a fixed evaluation set, start and end
+# recorded at every step, before its update; "weight" is ‖W_Q‖_F·‖W_K‖_F
+CURVES = ("loss", "entropy", "max_logit", "weight")
+# of the raw q·k on a fixed evaluation set, start and end; "length" is the mean ‖W_Q q‖·‖W_K x‖
+# over every (query, key) pair, "weight" ‖W_Q‖_F·‖W_K‖_F: what the logits' growth could come from
+PROBES = ("std", "max", "cosine", "length", "weight")
 
 
 def _parts(w, queries, keys):
@@ -77,22 +80,28 @@ def _scale(gain, norm_q, norm_k, masks, d_k):
 
 
 def _probe(w, gain, queries, keys, targets, masks):
-    """std and max of the raw q·k, and the mean cosine of (W_Q q, W_K x_t): ``[3, M, S]``."""
+    """std and max of the raw q·k, the mean cosine of (W_Q q, W_K x_t), the mean ‖W_Q q‖·‖W_K x‖
+    and ‖W_Q‖_F·‖W_K‖_F: ``[5, M, S]``."""
     raw, norm_q, norm_k = _parts(w, queries, keys)
+    d_model = tf.shape(queries)[-1]
+    frobenius_q = tf.sqrt(tf.reduce_sum(tf.square(w[..., :d_model]), axis=[2, 3]))
+    frobenius_k = tf.sqrt(tf.reduce_sum(tf.square(w[..., d_model:]), axis=[2, 3]))
+    length = tf.reduce_mean(norm_q[..., None] * norm_k, axis=[2, 3])
     mean = tf.reduce_mean(raw, axis=[2, 3], keepdims=True)
     std = tf.sqrt(tf.reduce_mean(tf.square(raw - mean), axis=[2, 3]))
     target = tf.one_hot(targets, tf.shape(raw)[-1], dtype=raw.dtype)[None]  # [1, S, B, n]
     matched = tf.reduce_sum(raw * target, axis=-1)  # [M, S, B]
     norm_t = tf.reduce_sum(norm_k * target, axis=-1)
     cosine = tf.reduce_mean(matched / (norm_q * norm_t), axis=-1)
-    return tf.stack([std, tf.reduce_max(raw, axis=[2, 3]), cosine])
+    top = tf.reduce_max(raw, axis=[2, 3])
+    return tf.stack([std, top, cosine, length, frobenius_q * frobenius_k])
 
 
 def _train_steps(
     w, gain, pool_keys, pool_queries, pool_targets, batches, eval_keys, eval_queries,
     eval_targets, masks, lrs, hyper,
 ):  # fmt: skip
-    """AdamW on every model; return curves ``[steps, 3, M, S]`` and probes ``[2, 3, M, S]``."""
+    """AdamW on every model; return curves ``[steps, 3, M, S]`` and probes ``[2, 5, M, S]``."""
     real = w.dtype
     readout, decay = hyper[0], hyper[1]
     d_k = tf.cast(tf.shape(w)[2], real)
@@ -120,7 +129,12 @@ def _train_steps(
             total = tf.reduce_sum(loss)  # independent models
         g_w, g_g = tape.gradient(total, [w, gain])
         entropy = tf.reduce_mean(-tf.reduce_sum(tf.math.xlogy(p, p), axis=-1), axis=-1)
-        history = history.write(step, tf.stack([loss, entropy, tf.reduce_max(z, axis=[2, 3])]))
+        d_model = tf.shape(queries)[-1]
+        norms = tf.sqrt(tf.reduce_sum(tf.square(w[..., :d_model]), axis=[2, 3])) * tf.sqrt(
+            tf.reduce_sum(tf.square(w[..., d_model:]), axis=[2, 3])
+        )
+        top = tf.reduce_max(z, axis=[2, 3])
+        history = history.write(step, tf.stack([loss, entropy, top, norms]))
         t = tf.cast(step + 1, real)
         correction = tf.sqrt(1 - beta2**t) / (1 - beta1**t)
         m_w = beta1 * m_w + (1 - beta1) * g_w
@@ -209,14 +223,16 @@ def run(
     Returns (float64 unless said otherwise):
 
     - the sweep: axes ``sweep_d_k``, ``sweep_scaling``, ``learning_rate``, ``seed``, ``step``;
-      ``loss``, ``entropy`` (nats) and ``max_logit`` (largest logit of the step's batch,
+      ``loss``, ``entropy`` (nats), ``weight`` (‖W_Q‖_F·‖W_K‖_F) and ``max_logit`` (largest
+      logit of the step's batch,
       after the model's own scaling), each ``[d_k, scaling, lr, seed, step]``, measured on a
       step's batch before its update;
     - the spread: axes ``spread_d_k``, ``spread_scaling``; for ``when`` in (init, final) and
       each probe, ``spread_<probe>_<when>`` ``[d_k, scaling, seed]``: ``std`` and ``max`` of
       the raw q·k (before any scaling) over a fixed set of ``evaluation`` held-out
       examples per seed (drawn apart from the training pool, never trained on), and
-      ``cosine``, the mean cosine of W_Q q and W_K x_t (query and its target key);
+      ``cosine``, the mean cosine of W_Q q and W_K x_t (query and its target key), ``length``,
+      the mean ‖W_Q q‖·‖W_K x‖ over every (query, key) pair, and ``weight``, ‖W_Q‖_F·‖W_K‖_F;
     - the settings as 0-d arrays.
     """
     sweep_dks = _int_list("sweep_dks", sweep_dks)
@@ -339,8 +355,8 @@ def summary(result: dict[str, np.ndarray]) -> dict[str, float]:
     losses = final_loss(result)
     start = np.median(result["loss"][..., 0], axis=-1)  # [d_k, scaling, lr], same for every lr
     sens = sensitivity(losses, start[..., 0])
-    top = result["max_logit"].max(-1)  # largest logit over training: [d_k, scaling, lr, seed]
-    top = np.median(top, axis=-1)
+    top_seed = result["max_logit"].max(-1)  # largest logit over training: [d_k, scaling, lr, seed]
+    top = np.median(top_seed, axis=-1)
     entropy = np.median(result["entropy"][..., -settings.AFTER_FINAL :].mean(-1), axis=-1)
     for i, dk in enumerate(result["sweep_d_k"]):
         for k, scaling in enumerate(result["sweep_scaling"]):
@@ -354,6 +370,11 @@ def summary(result: dict[str, np.ndarray]) -> dict[str, float]:
                 at = f"{key}.lr{lr:g}"
                 out[f"after.final_loss.{at}"] = float(losses[i, k, j])
                 out[f"after.max_logit.{at}"] = float(top[i, k, j])
+                # how much ‖W_Q‖·‖W_K‖ and the largest logit grew: at the end over step 0
+                weights = result["weight"][i, k, j]  # [seed, step]
+                out[f"after.weight_growth.{at}"] = float(np.median(weights[:, -1] / weights[:, 0]))
+                first = np.abs(result["max_logit"][i, k, j][:, 0])
+                out[f"after.logit_growth.{at}"] = float(np.median(top_seed[i, k, j] / first))
                 out[f"after.final_entropy.{at}"] = float(entropy[i, k, j])
     dks = result["spread_d_k"]
     for k, scaling in enumerate(result["spread_scaling"]):
@@ -368,6 +389,28 @@ def summary(result: dict[str, np.ndarray]) -> dict[str, float]:
                 out[f"after.std_{when}.d{dk}.{scaling}"] = float(std[i])
                 out[f"after.max_{when}.d{dk}.{scaling}"] = float(top_z[i])
                 out[f"after.cos_{when}.d{dk}.{scaling}"] = float(cos[i])
+        # where the growth comes from: the lengths ‖W_Q q‖·‖W_K x‖ (÷ the model's divisor, as
+        # the logits) and the weights' norms, before and after; the growth factors final/init
+        length = {
+            w: np.median(result[f"spread_length_{w}"][:, k], axis=-1) / scale
+            for w in ("init", "final")
+        }
+        weight = {
+            w: np.median(result[f"spread_weight_{w}"][:, k], axis=-1) for w in ("init", "final")
+        }
+        std = {
+            w: np.median(result[f"spread_std_{w}"][:, k], axis=-1) / scale
+            for w in ("init", "final")
+        }
+        for when in ("init", "final"):
+            out[f"after.slope_len.{scaling}.{when}"] = log_slope(dks, length[when])
+        for i, dk in enumerate(dks):
+            out[f"after.len_final.d{dk}.{scaling}"] = float(length["final"][i])
+            out[f"after.grow_std.d{dk}.{scaling}"] = float(std["final"][i] / std["init"][i])
+            out[f"after.grow_len.d{dk}.{scaling}"] = float(length["final"][i] / length["init"][i])
+            out[f"after.grow_weight.d{dk}.{scaling}"] = float(
+                weight["final"][i] / weight["init"][i]
+            )
         # the same trained logits seen through the other divisor (÷√d_k ↔ ÷d_k)
         other = "mup" if scaling == "sqrt" else "sqrt"
         raw = np.median(result["spread_std_final"][:, k], axis=-1)

@@ -197,3 +197,24 @@ VALUE_DIM_CASE = {"num_heads": 2, "key_dim": 16, "value_dim": 64, "d_model": 32,
 VALUE_DIM_INPUT_STD = 3.0  # inputs larger than unit size, so the two candidate scales differ
 # Gemma 2 27B (its config: hidden_size, num_attention_heads, head_dim, query_pre_attn_scalar).
 GEMMA2_27B = {"d_model": 4608, "heads": 32, "head_dim": 128, "query_pre_attn_scalar": 144}
+
+# -- Initialisation (attention_explained/initialisation.py; docs/initialisation.md) ----------
+# What real layers start with: Keras' MultiHeadAttention built with its defaults, PyTorch's
+# nn.MultiheadAttention initialiser (in NumPy), and the note's uniform[−3, 3] components, on
+# inputs of unit variance (as after LayerNorm), n = LENGTH tokens per sequence.
+INIT_SCHEMES = ("note", "keras", "torch", "keras314")  # figure and table order
+INIT_HEADS = 8  # the paper's h
+INIT_KEY_DIMS = (8, 16, 32, 64)  # d_k of the figure, each with d_model = h·d_k
+INIT_HEAD_COUNTS = (2, 4)  # other h at key_dim = 64, d_model = h·64
+INIT_ACROSS_D_MODEL = 512  # key_dim varied at a fixed d_model (and h = INIT_HEADS) …
+INIT_ACROSS_KEY_DIMS = (16, 256)  # … to these (64 is the figure's point)
+INIT_BATCH = 16  # sequences per measurement
+INIT_SEEDS = (0, 1)
+
+# -- dropping ÷√d_k as a change of initialisation and learning rate (training page) ----------
+# equivalence.scaling_equivalence: the ÷√d_k head with weights × d_k^¼ and learning rate
+# × d_k^p against the unscaled head, logits compared step by step on the same mini-batches.
+EQUIV_D_K = 128  # a width of the SGD grid; 128^¼ is no power of two, so rounding shows
+EQUIV_STEPS = 10
+EQUIV_SEEDS = (0, 1)
+EQUIV_TOLERANCE = 1e-8  # max |Δz| / max |z| allowed for "the same run" (float64 runs)

@@ -141,8 +141,14 @@ def real_numbers() -> dict[str, float]:
 # The page's claims over the experiment's own summary. The exercises' claims read numbers that
 # content/after_training.py derives from it; tests/test_content_claims.py checks every claim,
 # those included, against the full set of the build's numbers.
+# The weight-growth claims read per-seed extremes (``….low``/``….high``), which the content
+# module adds from single-seed summaries: tests/test_content_claims.py checks those.
+PER_SEED = ("after.weights_grow_at_high_lr", "after.lengths_share_falls_with_dk",
+            "after.lengths_cap_the_exponent")  # fmt: skip
 AFTER_CLAIMS = sorted(
-    n for n in claims.registered() if n.startswith("after.") and ".exercise." not in n
+    n
+    for n in claims.registered()
+    if n.startswith("after.") and ".exercise." not in n and n not in PER_SEED
 )
 
 
@@ -178,3 +184,40 @@ def test_each_claim_holds_and_fails_on_its_counterexample(name, real_numbers):
 def test_bad_arguments_name_the_argument(kwargs, error, match):
     with pytest.raises(error, match=match):
         after_training.run(**kwargs)
+
+
+def test_weight_norms_are_the_initial_weights_at_step_zero(grid):
+    """The "weight" curve and probe at the start are ‖W_Q‖_F·‖W_K‖_F of the initial weights,
+    computed here in NumPy from training.init_weights (the weights the runs start from)."""
+    from attention_explained.training import init_weights
+
+    d_model = int(grid["d_model"])
+    for i, d_k in enumerate(grid["sweep_d_k"]):
+        for j, seed in enumerate(grid["seed"]):
+            w_q, w_k = (w.astype(np.float64) for w in init_weights(int(seed), d_model, int(d_k)))
+            expected = np.linalg.norm(w_q) * np.linalg.norm(w_k)
+            assert np.allclose(grid["weight"][i, :, :, j, 0], expected, rtol=1e-5)
+    for i, d_k in enumerate(grid["spread_d_k"]):
+        for j, seed in enumerate(grid["seed"]):
+            w_q, w_k = (w.astype(np.float64) for w in init_weights(int(seed), d_model, int(d_k)))
+            expected = np.linalg.norm(w_q) * np.linalg.norm(w_k)
+            assert np.allclose(grid["spread_weight_init"][i, :, j], expected, rtol=1e-5)
+
+
+def test_lengths_start_near_their_theory(grid):
+    """Before training, W_Q and W_K have entries of variance 1/d_model, a query is a key plus
+    noise (‖q‖² ≈ d_model(1 + noise²)) and a key has ‖x‖² ≈ d_model, so ‖W_Q q‖·‖W_K x‖ is
+    about d_k·√(1 + noise²)."""
+    start = grid["spread_length_init"]  # [d_k, scaling, seed]
+    for i, d_k in enumerate(grid["spread_d_k"]):
+        # ‖W_Q q‖ ≈ √(d_k·‖q‖²/d_model) with ‖q‖² ≈ d_model(1 + noise²), ‖W_K x‖ ≈ √d_k
+        theory = d_k * math.sqrt(1 + float(grid["noise"]) ** 2)
+        assert np.all(np.abs(start[i] / theory - 1) < 0.15)
+
+
+def test_weights_grow_more_at_the_high_rate(numbers):
+    """AdamW moves each weight by ≈ lr per step: at lr 0.3 for 80 steps that is far beyond the
+    initial entries (std 1/√d_model = 0.25), at lr 3e-3 far below them."""
+    high = numbers[f"after.weight_growth.d64.sqrt.lr{HIGH:g}"]
+    low = numbers[f"after.weight_growth.d64.sqrt.lr{LOW:g}"]
+    assert high > 5 > 1.5 > low

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from attention_explained import MultiHeadAttention
-from attention_explained.equivalence import compare_with_keras
+from attention_explained.equivalence import compare_with_keras, scaling_equivalence
 
 TOLERANCE = 1e-5
 ROLES = ("query", "key", "value", "output")
@@ -145,3 +145,31 @@ def test_compare_with_keras_reports_small_diffs(masked):
     assert set(diffs) == {"output", "scores"}
     for name, value in diffs.items():
         assert np.isfinite(value) and 0 <= value <= TOLERANCE, (name, value)
+
+
+# -- dropping ÷√d_k = a change of initialisation and learning rate ------------------------------
+
+
+@pytest.mark.parametrize("optimizer", ["sgd", "adam"])
+def test_the_right_learning_rate_factor_gives_the_same_run(optimizer):
+    """SGD: weights × d_k^¼, rate × √d_k; Adam: both × d_k^¼ (ε too). The logits agree to
+    float64 rounding at every step; with the other optimiser's factor they part."""
+    same = scaling_equivalence(optimizer, d_k=64, steps=6, match_epsilon=True)
+    assert same["worst"] < 1e-10
+    assert same["relative"].shape == (6,)
+    wrong = {"sgd": 0.25, "adam": 0.5}[optimizer]
+    apart = scaling_equivalence(optimizer, d_k=64, steps=6, lr_power=wrong, match_epsilon=True)
+    assert apart["worst"] > 0.01
+
+
+def test_adam_epsilon_is_what_breaks_the_identity():
+    kept = scaling_equivalence("adam", d_k=64, steps=6, match_epsilon=False)["worst"]
+    matched = scaling_equivalence("adam", d_k=64, steps=6, match_epsilon=True)["worst"]
+    assert matched < 1e-10 < kept
+
+
+def test_equivalence_bad_arguments_name_the_argument():
+    with pytest.raises(ValueError, match="optimizer must be one of"):
+        scaling_equivalence("rmsprop")
+    with pytest.raises(ValueError, match="d_k must be a positive integer"):
+        scaling_equivalence("adam", d_k=0)

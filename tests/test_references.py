@@ -17,7 +17,7 @@ from site_build import DOCS
 ARXIV = re.compile(r"(?:arXiv:|arxiv\.org/abs/)(\d{4}\.\d{4,5})")
 AUTHOR_YEAR = re.compile(r"([A-Z][\w\-]+) (?:et al\.|외)[,]? \(?(\d{4})")
 VENUE = re.compile(
-    r"\b(NeurIPS|ICML|ICLR|EMNLP|Findings of EMNLP|Technical report|기술 보고서|"
+    r"\b(NeurIPS|ICML|ICLR|EMNLP|Findings of EMNLP|AISTATS|Springer|Technical report|기술 보고서|"
     r"arXiv preprint|arXiv 프리프린트) ?(\d{4})?"
 )
 PAPERS_HEADING = {"en": "## Papers", "ko": "## 논문"}

@@ -10,6 +10,7 @@ from attention_explained import settings
 from attention_explained.content import data
 from attention_explained.content.registry import (
     Number,
+    Spread,
     attach_seed_ranges,
     claim,
     hi,
@@ -32,11 +33,31 @@ AFTER_SPECS = {  # by the second part of the name
     "cos_final": ".2f",
     "slope": ".2f",
     "slope_max": ".2f",
+    "slope_len": ".2f",
+    "len_final": ".1f",
+    "grow_std": ".1f",
+    "grow_len": ".1f",
+    "grow_weight": ".1f",
+    "weight_growth": ".1f",
+    "logit_growth": ".0f",
     "init_loss": ".2f",
     "log_n": ".2f",
 }
 # Exercise 1 compares this logit (about 3.5) with a bound of about 4: it needs a decimal.
-AFTER_NAME_SPECS = {"after.max_logit.d16.qknorm.lr0.001": ".1f"}
+AFTER_NAME_SPECS = {
+    "after.max_logit.d16.qknorm.lr0.001": ".1f",
+    # the weights' growth: at the digits the independent rerun's seeds still overlap
+    "after.slope_len.sqrt.init": ".1f",
+    "after.grow_len.d16.sqrt": ".0f",
+    "after.grow_std.d16.sqrt": ".0f",
+    "after.grow_std.d1024.sqrt": ".0f",
+    "after.weight_growth.d16.sqrt.lr0.3": ".0f",
+    "after.weight_growth.d256.sqrt.lr0.3": ".0f",
+}
+
+
+# the numbers whose claims read every seed (their ``.low`` and ``.high``)
+_EXTREMES = (".weight_growth.", ".logit_growth.", ".grow_", ".slope_len.", "after.slope.sqrt.final")
 
 
 def _after_spec(name: str) -> str:
@@ -66,6 +87,10 @@ def _after_numbers(out: dict[str, str]) -> None:
         # over single-seed summaries would be 1
         keep=(".best_lr.", "after.seeds"),
     )
+    for name, text in list(out.items()):  # per-seed extremes for the weight-growth claims
+        if isinstance(text, Spread) and any(k in name for k in _EXTREMES):
+            out[f"{name}.low"] = Number(text.low, ".4g")
+            out[f"{name}.high"] = Number(text.high, ".4g")
     out["after.final_window"] = str(settings.AFTER_FINAL)
     out["after.low_lr"] = Number(settings.AFTER_LOW_LR, "g")  # the max-logit figure's low rate
 
@@ -540,4 +565,73 @@ def _low_rate_logits_losses(v: Mapping[str, float]) -> bool:
         > hi(v, f"after.max_logit.d{_DK_SMALL}.qknorm.{lr}")
         and _qknorm_loss_near_sqrt(v, lr)
         for lr in _LRS[:2]
+    )
+
+
+# -- do W_Q and W_K grow? (the hypothesis of the spread section, measured) ---------------------
+
+
+@claim(
+    "after.weights_grow_at_high_lr",
+    statement="÷√d_k, on every seed: at the highest rate ‖W_Q‖·‖W_K‖ ends more than 10 times its "
+    "start at both d_k and the largest logit grows by more; at the lowest rate the weights' "
+    "product changes by under 10% while the largest logit grows by more than that",
+    counterexample={f"after.weight_growth.d{_DK_SMALL}.sqrt.{_TOP}.low": 2.0},
+)
+def _weights_grow(v: Mapping[str, float]) -> bool:
+    def ends(name: str) -> tuple[float, float]:
+        return v[f"{name}.low"], v[f"{name}.high"]
+
+    high = all(
+        ends(f"after.weight_growth.d{dk}.sqrt.{_TOP}")[0] > 10
+        and ends(f"after.logit_growth.d{dk}.sqrt.{_TOP}")[0]
+        > ends(f"after.weight_growth.d{dk}.sqrt.{_TOP}")[1]
+        for dk in (_DK_SMALL, _DK_LARGE)
+    )
+    low = all(
+        abs(ends(f"after.weight_growth.d{dk}.sqrt.{_LOW}")[1] - 1) < 0.1
+        and ends(f"after.logit_growth.d{dk}.sqrt.{_LOW}")[0]
+        > ends(f"after.weight_growth.d{dk}.sqrt.{_LOW}")[1]
+        for dk in (_DK_SMALL, _DK_LARGE)
+    )
+    return high and low
+
+
+@claim(
+    "after.lengths_share_falls_with_dk",
+    statement="÷√d_k at the spread's rate, on every seed: over training the mean ‖W_Q q‖·‖W_K x‖ "
+    "grows less at d_k = 1024 than at 16 (under 1.5 times there) while the logits' std grows "
+    "more (over 5 times there)",
+    counterexample={f"after.grow_len.d{max(settings.AFTER_SPREAD_DKS)}.sqrt.high": 3.0},
+)
+def _lengths_share(v: Mapping[str, float]) -> bool:
+    small, large = _SPREAD[0], _SPREAD[-1]
+    length = [
+        (v[f"after.grow_len.{d}.sqrt.low"], v[f"after.grow_len.{d}.sqrt.high"])
+        for d in (small, large)
+    ]
+    std = [
+        (v[f"after.grow_std.{d}.sqrt.low"], v[f"after.grow_std.{d}.sqrt.high"])
+        for d in (small, large)
+    ]
+    return (
+        length[1][1] < length[0][0]
+        and length[1][1] < 1.5
+        and std[1][0] > std[0][1]
+        and std[1][0] > 5
+    )
+
+
+@claim(
+    "after.lengths_cap_the_exponent",
+    statement="after training, the ÷√d_k view of the lengths ‖W_Q q‖·‖W_K x‖ grows with d_k by an "
+    "exponent below 0.45 on every seed (about 0.5 before training), and the logits' exponent is "
+    "below it on every seed",
+    counterexample={"after.slope_len.sqrt.final.high": 0.5},
+)
+def _lengths_cap(v: Mapping[str, float]) -> bool:
+    return (
+        v["after.slope_len.sqrt.final.high"] < 0.45
+        and abs(v["after.slope_len.sqrt.init"] - 0.5) < 0.05
+        and v["after.slope.sqrt.final.high"] < v["after.slope_len.sqrt.final.low"]
     )

@@ -195,3 +195,13 @@ def many_keys(run: runs.Run) -> dict[str, dict[str, np.ndarray]]:
         name: measure(half_width=half_width, seeds=seeds)
         for name, half_width in MANY_KEYS_HALF_WIDTHS.items()
     }
+
+
+@per_run
+def initialisation(run: runs.Run) -> dict:
+    """What real layers start with (docs/initialisation.md): every measurement, once per run."""
+    from attention_explained import initialisation as init
+    from attention_explained.settings import INIT_SEEDS
+
+    _log_run("initialisation")
+    return init.grid(seeds=run.seeds(INIT_SEEDS), dtype=run.dtype)

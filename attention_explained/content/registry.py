@@ -90,6 +90,7 @@ def load_pages() -> None:
         figures,
         gradients,
         index,
+        initialisation,
         multi_head,
         notebook_heatmaps,
         notebook_sweep_and_keras,

@@ -503,6 +503,76 @@ def _adam_scaled_fine(v: Mapping[str, float]) -> bool:
     )
 
 
+# -- dropping ÷√d_k under SGD and under Adam: the equivalence, checked by two runs ----------
+
+
+@numbers
+def _equivalence_numbers(out: dict[str, str]) -> None:
+    """The ÷√d_k head with weights × d_k^¼ against the unscaled head: logits step by step."""
+    from attention_explained import runs, settings
+    from attention_explained.equivalence import scaling_equivalence
+
+    seeds = runs.current().seeds(settings.EQUIV_SEEDS)  # float64 in both runs: an identity
+    cases = {  # name → (optimiser, learning-rate exponent, ε divided by d_k^¼ too)
+        "sgd": ("sgd", None, False),
+        "adam": ("adam", None, True),
+        "adam_eps": ("adam", None, False),
+        "adam_sqrt": ("adam", 0.5, True),
+    }
+    for name, (optimizer, power, match) in cases.items():
+        worst = [
+            scaling_equivalence(
+                optimizer,
+                d_k=settings.EQUIV_D_K,
+                steps=settings.EQUIV_STEPS,
+                seed=seed,
+                lr_power=power,
+                match_epsilon=match,
+            )["worst"]
+            for seed in seeds
+        ]
+        # the value is the worst seed's gap; ``.low`` the best seed's, for "on every seed"
+        out[f"training.equiv.{name}"] = Spread(max(worst), min(worst), max(worst), ".2g")
+        out[f"training.equiv.{name}.low"] = Number(min(worst), ".2g")
+    eps = out["training.equiv.adam_eps"]  # printed in per cent: "0.01–0.02 %"
+    out["training.equiv.adam_eps_percent"] = Spread(
+        100 * eps.value, 100 * eps.low, 100 * eps.high, ".2f"
+    )
+    out["training.equiv.d_k"] = Number(settings.EQUIV_D_K, "d")
+    out["training.equiv.steps"] = Number(settings.EQUIV_STEPS, "d")
+    out["training.equiv.seeds"] = Number(len(settings.EQUIV_SEEDS), "d")
+    out["training.equiv.tolerance"] = Number(settings.EQUIV_TOLERANCE, ".0e")
+    out["training.equiv.lr_factor.adam"] = Number(settings.EQUIV_D_K**0.25, ".2f")
+    out["training.equiv.lr_factor.sgd"] = Number(settings.EQUIV_D_K**0.5, ".1f")
+
+
+@claim(
+    "training.equivalence_adam_quarter",
+    statement="on every seed, the ÷√d_k head with weights and learning rate × d_k^¼ (and Adam's "
+    "ε ÷ d_k^¼) gives the unscaled head's logits at every step to the stated tolerance, as "
+    "SGD does with the learning rate × √d_k; with SGD's √d_k under Adam they part by over 10%",
+    counterexample={"training.equiv.adam": 0.01},
+)
+def _equivalence_adam(v: Mapping[str, float]) -> bool:
+    tolerance = v["training.equiv.tolerance"]
+    return (
+        v["training.equiv.adam"] <= tolerance
+        and v["training.equiv.sgd"] <= tolerance
+        and v["training.equiv.adam_sqrt.low"] > 0.10
+    )
+
+
+@claim(
+    "training.equivalence_adam_epsilon",
+    statement="with Adam's ε left at its value, the two runs drift apart by more than the "
+    "tolerance on every seed (the unscaled head's gradients are near ε), less than with √d_k",
+    counterexample={"training.equiv.adam_eps.low": 0.0},
+)
+def _equivalence_epsilon(v: Mapping[str, float]) -> bool:
+    eps_low, eps_high = v["training.equiv.adam_eps.low"], v["training.equiv.adam_eps"]
+    return v["training.equiv.tolerance"] < eps_low and eps_high < v["training.equiv.adam_sqrt.low"]
+
+
 # -- exercises -------------------------------------------------------------------------------
 
 EXERCISE_DKS = (16, 128, 1024)  # the d_k of the SGD runs

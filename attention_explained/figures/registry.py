@@ -21,6 +21,7 @@ FIGURE_IDS = (
     "softmax-gradient",
     "softmax-curve",
     "attention-graph",
+    "init-logit-std",
     "temperature",
     "multi-head-diagram",
     "training-loss",
