@@ -165,8 +165,9 @@ AFTER_LOW_LR = 1e-2  # the "low" learning rate of the largest-logit figure (the 
 PENCIL_AGREEMENTS = {4: (3, 2, 1), 16: (10, 8, 6)}  # d_k → agreements of keys 1, 2, 3
 PENCIL_FIXED_DIVISOR = 2
 PENCIL_EXERCISE_AGREEMENTS = {64: (36, 32, 28)}  # the same pattern at d_k = 64 (exercise 2)
-# Exercise 4: Keras' glorot_uniform query/key kernels, (d_model, h, key_dim), give
-# Var(q_m) = 2/(h + key_dim) for unit-variance inputs; at h = 8 heads, two key_dims.
+# Exercise 4: Keras 3.15's glorot_uniform query/key kernels, (d_model, h, key_dim) with
+# fan_in = d_model and fan_out = h·key_dim, give Var(q_m) = 2·d_model/(d_model + h·key_dim)
+# for unit-variance inputs; at d_model = 512 and h = 8 heads, two key_dims.
 PENCIL_GLOROT_HEADS = 8
 PENCIL_GLOROT_KEY_DIMS = (64, 128)
 # Exercise 3: the paper's base model, d_model = 512 split over h = 8 heads.

@@ -82,3 +82,6 @@ def test_a_gloss_after_the_terms_first_use_is_caught():
     assert prose.late_glosses(terms + "\n엔트로피는 … 어텐션(attention)\n") == [
         ("어텐션", "attention")
     ]
+    # the front matter's description is for link cards, not the reader: not a first use
+    described = '---\ndescription: "소프트맥스의 포화"\n---\n\n# T\n\n소프트맥스(softmax)는 …\n'
+    assert prose.late_glosses(described) == []

@@ -360,22 +360,26 @@ def _exercise_paper(v: Mapping[str, float]) -> bool:
 
 @numbers
 def glorot_numbers(out: dict[str, str]) -> None:
-    """Exercise 4: the logits' std after ÷√key_dim under Keras' glorot_uniform query and key
-    kernels, Var(q_m) = Var(k_m) = 2/(h + key_dim) for unit-variance inputs, so the std of
-    q·k/√key_dim is 2/(h + key_dim). The initialisation page measures it on the real layer."""
+    """Exercise 4: the logits' std after ÷√key_dim under Keras 3.15's glorot_uniform query and
+    key kernels (fan_in = d_model, fan_out = h·key_dim), Var(q_m) = Var(k_m) =
+    2·d_model/(d_model + h·key_dim) for unit-variance inputs, so the std of q·k/√key_dim is that
+    variance. The initialisation page measures it on the real layer."""
     out["index.exercise.glorot.heads"] = str(PENCIL_GLOROT_HEADS)
+    out["index.exercise.glorot.d_model"] = str(PENCIL_PAPER_D_MODEL)
     for key_dim in PENCIL_GLOROT_KEY_DIMS:
-        variance = 2 / (PENCIL_GLOROT_HEADS + key_dim)
+        d_model, fan_out = PENCIL_PAPER_D_MODEL, PENCIL_GLOROT_HEADS * key_dim
+        variance = 2 * d_model / (d_model + fan_out)
         out[f"index.exercise.glorot.key_dim{key_dim}"] = str(key_dim)
         out[f"index.exercise.glorot.std.key_dim{key_dim}"] = Number(variance, ".3f")
 
 
 @claim(
     "index.exercise.glorot_spread_shrinks",
-    statement="exercise 4: under Keras' glorot_uniform defaults the std of the ÷√key_dim logits "
-    "is below 0.05 and shrinks by more than a third from key_dim 64 to 128 (not the same)",
-    counterexample={"index.exercise.glorot.std.key_dim128": 0.028},
+    statement="exercise 4: under Keras 3.15's glorot_uniform defaults at d_model = 512 and h = 8 "
+    "the std of the ÷√key_dim logits is 1 at key_dim 64 and falls by more than a quarter at "
+    "key_dim 128 (÷√key_dim alone does not keep it the same)",
+    counterexample={"index.exercise.glorot.std.key_dim128": 1.0},
 )
 def _exercise_glorot(v: Mapping[str, float]) -> bool:
     small, large = (v[f"index.exercise.glorot.std.key_dim{k}"] for k in PENCIL_GLOROT_KEY_DIMS)
-    return small < 0.05 and large < small * 2 / 3
+    return math.isclose(small, 1.0) and large < small * 3 / 4

@@ -18,7 +18,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from attention_explained.sitebuild.reading import COMMENT, TOKEN_MARK, korean_characters, main_text
+from attention_explained.sitebuild.reading import (
+    COMMENT,
+    FRONT_MATTER,
+    TOKEN_MARK,
+    korean_characters,
+    main_text,
+)
 
 MAX_PER_1000 = 3.0
 
@@ -146,9 +152,10 @@ def late_glosses(markdown: str) -> list[tuple[str, str]]:
     The Korean term is taken as the last words before the parenthesis, as many as the gloss
     has English words (a hyphen separates words: "cross-entropy" is 교차 엔트로피). The page
     is read in source order, folded blocks included, outside code, comments, math and link
-    texts (a link names a page, like a heading).
+    texts (a link names a page, like a heading), and outside the front matter (its
+    ``description`` is for search engines and link cards, not the page's reader).
     """
-    text = COMMENT.sub("", markdown)
+    text = COMMENT.sub("", FRONT_MATTER.sub("", markdown))
     text = re.sub(r"^(\s*)(```|~~~).*?^\1\2", "", text, flags=re.S | re.M)
     text = HEADINGS.sub("", text)  # a heading names the topic; the gloss follows in the text
     text = re.sub(r"\$\$.*?\$\$", " ", text, flags=re.S)
