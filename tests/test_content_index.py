@@ -80,8 +80,10 @@ ANSWER_PARTS = {
 
 
 def first_paragraph(lang: str) -> str:
+    """The paragraph after the title (the front matter, for link cards, comes before it)."""
     page = DOCS / ("index.md" if lang == "ko" else "index.en.md")
-    return page.read_text(encoding="utf-8").split("\n\n")[1]
+    text = re.sub(r"\A---\n.*?\n---\n+", "", page.read_text(encoding="utf-8"), flags=re.S)
+    return text.split("\n\n")[1]
 
 
 def reading_size(text: str, lang: str) -> int:
