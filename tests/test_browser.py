@@ -201,11 +201,16 @@ def test_palette_toggle_swaps_the_figure_variants(server, open_session, lang):
     page = session.page
     page.goto(server.url(localized("", lang)), wait_until="networkidle")
     assert scheme(page) == "default"
-    # The figure sits below the pencil example: bring it on screen, as a reader looking at it
-    # would (a lazy image off screen never loads, so it has no current source to compare).
+    # The figure sits in the folded "same at d_k = 1024" block: open it and bring the figure on
+    # screen, as a reader looking at it would (a lazy image off screen never loads, so it has
+    # no current source to compare).
     page.evaluate(
-        """() => [...document.querySelectorAll('article img[src*="saturation-heatmaps."]')]
-            .find(i => i.offsetParent !== null).scrollIntoView({block: 'center'})"""
+        """() => {
+            const selector = 'article img[src*="saturation-heatmaps."]';
+            const figures = [...document.querySelectorAll(selector)];
+            for (const f of figures) { const d = f.closest('details'); if (d) d.open = true; }
+            figures.find(i => i.offsetParent !== null).scrollIntoView({block: 'center'});
+        }"""
     )
     wait_until_loaded(page, "/figures/saturation-heatmaps.svg")
     hero = shown_hero(page)
