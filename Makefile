@@ -90,6 +90,7 @@ lock:
 	$(LOCK_PYTHON) -m venv .cache/lock-venv
 	.cache/lock-venv/bin/pip install --quiet -U pip setuptools
 	.cache/lock-venv/bin/pip install --quiet '.[test]' uv  # uv: the Makefile's installer
+	rm -rf build  # setuptools' leftover of that non-editable install
 	# The project itself never goes in (it would be a file:// URL); tensorflow gets the same pin
 	# as tensorflow-cpu, for macOS (pyproject.toml picks one by platform).
 	.cache/lock-venv/bin/pip freeze --all --exclude-editable \
