@@ -59,6 +59,7 @@ def test_worked_example_is_one_softmax_row_raw_and_scaled(content_numbers):
 ANSWER_PARTS = {
     # the variance law, the √d_k growth, the number, the condition, what happens without it
     "en": [
+        r"independent, zero-mean components",  # the law needs mean 0 (a reader missed it)
         r"d_k\\,\\sigma_q\^2\\sigma_k\^2",
         r"grows like \$\\sqrt\{d_k\}\$",
         r"\{\{ae:index\.answer\.std_raw\}\}.*\{\{ae:index\.answer\.std_sqrt\}\}",
@@ -68,6 +69,7 @@ ANSWER_PARTS = {
         r"gradient .* vanishes",
     ],
     "ko": [
+        r"독립이고 평균이 0",
         r"d_k\\,\\sigma_q\^2\\sigma_k\^2",
         r"\$\\sqrt\{d_k\}\$에 비례해 커집니다",
         r"\{\{ae:index\.answer\.std_raw\}\}.*\{\{ae:index\.answer\.std_sqrt\}\}",
