@@ -66,7 +66,7 @@ ANSWER_PARTS = {
         r"does not depend on \$d_k\$",
         r"initialisation",
         r"one key",
-        r"gradient .* vanishes",
+        r"pass almost no gradient back",
     ],
     "ko": [
         r"독립이고 평균이 0",
@@ -76,7 +76,7 @@ ANSWER_PARTS = {
         r"\$d_k\$에 따라 달라지지 않아야",
         r"초기화",
         r"키 하나",
-        r"기울기가 사라집니다",
+        r"기울기를 거의 돌려보내지 못합니다",
     ],
 }
 
