@@ -69,6 +69,14 @@ def open_page(open_session, server, page: str, lang: str, scheme: str = "light")
     session = open_session(scheme)
     session.page.goto(server.url(localized(f"{page}/", lang)))
     wait_for_math(session.page)
+    session.page.wait_for_selector(".ae-answer form", state="attached")
+    # Exercises sit in a folded "show the exercises" block on most pages: open the folds that
+    # hold a box, as a reader does (each solution stays folded: it holds no box).
+    session.page.evaluate(
+        """() => document.querySelectorAll('details').forEach(d => {
+            if (d.querySelector('.ae-answer')) d.open = true;
+        })"""
+    )
     session.page.wait_for_selector(".ae-answer form")
     return session
 
