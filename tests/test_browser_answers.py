@@ -67,7 +67,8 @@ def source(page: str, lang: str) -> str:
 
 def open_page(open_session, server, page: str, lang: str, scheme: str = "light"):
     session = open_session(scheme)
-    session.page.goto(server.url(localized(f"{page}/", lang)))
+    path = "" if page == "index" else f"{page}/"  # the home page is the root
+    session.page.goto(server.url(localized(path, lang)))
     wait_for_math(session.page)
     session.page.wait_for_selector(".ae-answer form", state="attached")
     # Exercises sit in a folded "show the exercises" block on most pages: open the folds that
