@@ -200,6 +200,29 @@ PRINTED: dict[str, tuple[str, Callable[[P], bool], tuple[str, ...]]] = {
         lambda p: p("saturation.exercise.self.diag_weight.d16").hi < p("self.diag_weight.d1024").lo,
         ("saturation.exercise.self.diag_weight.d16", "self.diag_weight.d1024"),
     ),
+    "after.lengths_cap_the_exponent": (
+        "the trained lengths' exponent is below 0.5 and the logits' exponent below that",
+        lambda p: (
+            p("after.slope_len.sqrt.final").hi < 0.5
+            and p("after.slope.sqrt.final").hi < p("after.slope_len.sqrt.final").lo
+        ),
+        ("after.slope_len.sqrt.final", "after.slope.sqrt.final"),
+    ),
+    "after.lengths_share_falls_with_dk": (
+        "the larger d_k, the less of the logits' growth is the lengths' growth",
+        lambda p: (
+            (p("after.grow_len.d1024.sqrt").hi + p("after.grow_len.d1024.sqrt").half)
+            / (p("after.grow_std.d1024.sqrt").lo - p("after.grow_std.d1024.sqrt").half)
+            < (p("after.grow_len.d16.sqrt").lo - p("after.grow_len.d16.sqrt").half)
+            / (p("after.grow_std.d16.sqrt").hi + p("after.grow_std.d16.sqrt").half)
+        ),
+        (
+            "after.grow_len.d16.sqrt",
+            "after.grow_len.d1024.sqrt",
+            "after.grow_std.d16.sqrt",
+            "after.grow_std.d1024.sqrt",
+        ),
+    ),
     "after.mup_spread_flat_after_training": (
         "the ÷√d_k exponent is less than the expected 0.5",
         lambda p: p("after.slope.sqrt.final").hi < 0.5,
@@ -244,6 +267,24 @@ PRINTED: dict[str, tuple[str, Callable[[P], bool], tuple[str, ...]]] = {
         "the largest logit measured is below the estimate of g",
         lambda p: p("after.max_logit.d16.qknorm.lr0.001").hi < p("after.exercise.g_bound.d16").lo,
         ("after.max_logit.d16.qknorm.lr0.001", "after.exercise.g_bound.d16"),
+    ),
+    "init.keras314_nearly_uniform": (
+        "the largest weight is barely above the uniform 1/n (above it, by less than half)",
+        lambda p: (
+            p("theory.uniform_weight").hi < p("init.max_sqrt.keras314.d64").lo
+            and p("init.max_sqrt.keras314.d64").hi < 1.5 * p("theory.uniform_weight").lo
+        ),
+        ("init.max_sqrt.keras314.d64", "theory.uniform_weight"),
+    ),
+    "init.note_saturates_keras_does_not": (
+        "the note's largest weight at d_k = 64 is above 0.45 (the sentence's bound)",
+        lambda p: p("init.max_sqrt.note.d64").lo > 0.45,
+        ("init.max_sqrt.note.d64",),
+    ),
+    "training.equivalence_adam_epsilon": (
+        "the drift with ε unchanged is more than rounding: above the printed tolerance",
+        lambda p: p("training.equiv.adam_eps_percent").lo / 100 > p("training.equiv.tolerance").hi,
+        ("training.equiv.adam_eps_percent",),
     ),
     "training.gradient_figure": (
         "over the last steps the gradient is more than 100 times smaller (100분의 1 아래)",
@@ -293,15 +334,19 @@ NOT_PRINTED = {
     "after.low_entropy_in_good_runs": "the entropies below 0.2 nats are not printed there",
     "after.low_lr_undertrained_small_dk": "the losses are in the table, not in the sentence",
     "after.sqrt_logits_larger_at_large_dk": "'세 배 간격' is the grid; the logits: a figure",
+    "after.weights_grow_at_high_lr": "the largest logit's growth is not printed there",
     "explorer.sqrt_hardly_moves_with_d": "the changes compared ('under half') are not printed",
     "index.example_slopes": "'above' is a place ('the row at d_k = 1024 above')",
     "index.exercise.paper_head_dim": "'√h times' is derived (√d_model/√d_k); no logit printed",
     "index.example_row_below_panel_mean": "the row's own weight is printed in the table above",
     "index.pattern_holds_over_seeds": "'above' is a place ('the row above')",
+    "init.figure": "the levels 3, 1 and 1/2 are read off the figure; no printed number compared",
+    "init.torch_half": "the uniform weight is not printed in that sentence (claim: below 3/n)",
     "multi-head.exercise.dmodel_divisor_flattens": "the logit gap (못 미치고) is not printed",
     "saturation.heatmap_panels": "'below each panel' is a place",
     "scaled-dot-product.exercise.narrow_variance": "no comparison: '×' and 'times' of a derivation",
     "training.dk_never_below_d_model": "d_k against d_model: settings, not measured values",
+    "training.equivalence_adam_quarter": "the Adam-with-√d_k gap ('over 10%') is not printed",
     "training.exercise.floor_below_every_loss": "the final losses are printed on other lines",
     "training.exercise.lower_lr_keeps_saturated_start": "entropy against log n: no relation stated",
     "training.sqrt_starved_examples_are_right": "the frozen errors' share is not printed there",

@@ -632,6 +632,7 @@ def _lengths_share(v: Mapping[str, float]) -> bool:
 def _lengths_cap(v: Mapping[str, float]) -> bool:
     return (
         v["after.slope_len.sqrt.final.high"] < 0.45
-        and abs(v["after.slope_len.sqrt.init"] - 0.5) < 0.05
+        and lo(v, "after.slope_len.sqrt.init") > 0.45
+        and hi(v, "after.slope_len.sqrt.init") < 0.55
         and v["after.slope.sqrt.final.high"] < v["after.slope_len.sqrt.final.low"]
     )

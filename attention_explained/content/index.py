@@ -184,14 +184,14 @@ def answer_numbers(out: dict[str, str]) -> None:
 @claim(
     "index.answer_spread",
     statement="the std of q·k at d_k = 1024 for uniform[−3, 3] components is 96 by the variance "
-    "law, 3 after ÷√d_k, and the measured std over the seeds' logits is within 3% of the law",
-    counterexample={"std.measured.d1024": 80.0},
+    "law, 3 after ÷√d_k, and the measured std is within 5% of the law on every seed",
+    counterexample={"std.measured.d1024:low": 80.0},
 )
 def _answer_spread(v: Mapping[str, float]) -> bool:
     raw, scaled = v["index.answer.std_raw"], v["index.answer.std_sqrt"]
-    return (
-        math.isclose(scaled, raw / math.sqrt(ANSWER_DIM))
-        and abs(v["std.measured.d1024"] / raw - 1) < 0.03
+    measured = (lo(v, "std.measured.d1024"), hi(v, "std.measured.d1024"))
+    return math.isclose(scaled, raw / math.sqrt(ANSWER_DIM)) and all(
+        abs(m / raw - 1) < 0.05 for m in measured
     )
 
 

@@ -551,13 +551,13 @@ def _equivalence_numbers(out: dict[str, str]) -> None:
     statement="on every seed, the ÷√d_k head with weights and learning rate × d_k^¼ (and Adam's "
     "ε ÷ d_k^¼) gives the unscaled head's logits at every step to the stated tolerance, as "
     "SGD does with the learning rate × √d_k; with SGD's √d_k under Adam they part by over 10%",
-    counterexample={"training.equiv.adam": 0.01},
+    counterexample={"training.equiv.adam:high": 0.01},
 )
 def _equivalence_adam(v: Mapping[str, float]) -> bool:
     tolerance = v["training.equiv.tolerance"]
     return (
-        v["training.equiv.adam"] <= tolerance
-        and v["training.equiv.sgd"] <= tolerance
+        hi(v, "training.equiv.adam") <= tolerance
+        and hi(v, "training.equiv.sgd") <= tolerance
         and v["training.equiv.adam_sqrt.low"] > 0.10
     )
 
@@ -566,10 +566,10 @@ def _equivalence_adam(v: Mapping[str, float]) -> bool:
     "training.equivalence_adam_epsilon",
     statement="with Adam's ε left at its value, the two runs drift apart by more than the "
     "tolerance on every seed (the unscaled head's gradients are near ε), less than with √d_k",
-    counterexample={"training.equiv.adam_eps.low": 0.0},
+    counterexample={"training.equiv.adam_eps:low": 0.0},
 )
 def _equivalence_epsilon(v: Mapping[str, float]) -> bool:
-    eps_low, eps_high = v["training.equiv.adam_eps.low"], v["training.equiv.adam_eps"]
+    eps_low, eps_high = lo(v, "training.equiv.adam_eps"), hi(v, "training.equiv.adam_eps")
     return v["training.equiv.tolerance"] < eps_low and eps_high < v["training.equiv.adam_sqrt.low"]
 
 
