@@ -78,7 +78,7 @@ def test_what_is_no_number_says_why(typed, why):
     assert parse_answer(typed) == why
 
 
-def test_the_marker_becomes_a_box_after_its_paragraph():
+def test_the_marker_becomes_a_placeholder_in_its_paragraph():
     markdown, answers, names = take_answers(PAGE, "docs/page.md")
     token = number_token("page.var")
     assert "answer:" not in markdown
@@ -86,14 +86,13 @@ def test_the_marker_becomes_a_box_after_its_paragraph():
     assert [(a.exercise, a.name, a.tolerance) for a in answers] == [
         ("exercise 2", "page.var", "0.01")
     ]
-    box = f'<div class="ae-answer" data-answer="{token}" data-tolerance="0.01"></div>'
-    # The paragraph (both of its lines) ends before the box, which stands alone as a block.
-    assert (
-        f"Compute the variance.\nIt goes on on the next line.\n\n{box}\n\n??? success" in markdown
-    )
+    box = f'<span class="ae-answer" data-answer="{token}" data-tolerance="0.01" hidden></span>'
+    # An inline placeholder where the marker was, inside the question's paragraph (a <div>
+    # in a <p> is invalid HTML); answers.js puts the box after the paragraph.
+    assert f"Compute the variance. {box}\nIt goes on on the next line.\n\n??? success" in markdown
 
 
-def test_a_box_in_a_folded_block_keeps_the_block_indentation():
+def test_a_box_in_a_folded_block_stays_in_its_paragraph():
     folded = (
         '??? note "More"\n\n'
         '    **3. Third** (predict). Guess. <!-- answer: x ±1 "the max" -->\n\n    Next.\n'
@@ -101,8 +100,8 @@ def test_a_box_in_a_folded_block_keeps_the_block_indentation():
     markdown, _, _ = take_answers(folded, "docs/p.md")
     token = number_token("x")
     assert (
-        f'Guess.\n\n    <div class="ae-answer" data-answer="{token}" data-tolerance="1" '
-        'data-label="the max"></div>\n\n    Next.' in markdown
+        f'Guess. <span class="ae-answer" data-answer="{token}" data-tolerance="1" '
+        'data-label="the max" hidden></span>\n\n    Next.' in markdown
     )
 
 
@@ -170,6 +169,7 @@ def test_a_good_marker_puts_the_printed_number_in_the_box(tmp_path, ae_cache):
     assert result.returncode == 0, result.stderr
     page = (root / "site/en/index.html").read_text(encoding="utf-8")
     assert (
-        '<div class="ae-answer" data-answer="30" data-tolerance="0" data-label="n"></div>' in page
+        '<span class="ae-answer" data-answer="30" data-tolerance="0" data-label="n" hidden>'
+        "</span>" in page
     )
     assert "answer:" not in page

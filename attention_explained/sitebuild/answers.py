@@ -5,9 +5,9 @@ A numeric exercise ends its question paragraph with ``<!-- answer: <number-name>
 question asks for several: ``<!-- answer: name ±0.01 "tr J" -->``). ``<number-name>`` is a
 ``{{ae:…}}`` number whose printed value is the expected answer; the tolerance is absolute.
 
-:func:`take_answers` takes each marker out of its paragraph and puts an empty
-``<div class="ae-answer">`` after the paragraph, carrying the number's token (filled with the
-printed value with the page's other numbers) and the tolerance. The box itself is drawn by
+:func:`take_answers` replaces each marker with an empty, hidden ``<span class="ae-answer">``
+in its paragraph, carrying the number's token (filled with the printed value with the page's
+other numbers) and the tolerance. The box itself is drawn after the paragraph by
 ``docs/assets/javascripts/answers.js`` in the page's language, so a page without JavaScript,
 the search index and the PDF edition show the question and its folded answer as before.
 
@@ -105,17 +105,22 @@ def exercise_at(markdown: str, position: int) -> str:
 
 
 def answer_box(token: str, tolerance: str, label: str | None) -> str:
-    """The placeholder ``answers.js`` turns into the input box (empty without JavaScript)."""
+    """The placeholder ``answers.js`` turns into the input box (nothing without JavaScript).
+
+    An empty ``<span>`` in the question's paragraph, where the marker was: inside an
+    admonition or a fold Python-Markdown wraps raw HTML in ``<p>``, and a ``<div>`` in a
+    ``<p>`` is invalid HTML (the browser ends the paragraph early). answers.js puts the box
+    after the paragraph."""
     attributes = f'class="ae-answer" data-answer="{token}" data-tolerance="{tolerance}"'
     if label:
         attributes += f' data-label="{html.escape(label)}"'
-    return f"<div {attributes}></div>"
+    return f"<span {attributes} hidden></span>"
 
 
 def take_answers(markdown: str, where: str) -> tuple[str, list[Answer], dict[str, str]]:
-    """``markdown`` with each answer marker moved out of its paragraph, as a box placeholder
-    right after the paragraph (indented like the marker's line); the answers, and the token
-    → number name of each box (for filling in with the page's other numbers)."""
+    """``markdown`` with each answer marker replaced by its box's placeholder (in the marker's
+    paragraph); the answers, and the token → number name of each box (for filling in with the
+    page's other numbers)."""
     answers: list[Answer] = []
     names: dict[str, str] = {}
     out, position = [], 0
@@ -136,12 +141,10 @@ def take_answers(markdown: str, where: str) -> tuple[str, list[Answer], dict[str
         answers.append(Answer(where, exercise, name, tolerance))
         paragraph_end = BLANK_LINE.search(markdown, marker.end())
         end = paragraph_end.start() if paragraph_end else len(markdown)
-        line_start = markdown.rfind("\n", 0, marker.start()) + 1
-        indent = re.match(r"[ \t]*", markdown[line_start:])[0]
         box = answer_box(token, tolerance, body["label"])
-        out.append(markdown[position : marker.start()].rstrip(" \t"))
+        out.append(markdown[position : marker.start()])
+        out.append(box)
         out.append(markdown[marker.end() : end])
-        out.append(f"\n\n{indent}{box}")
         position = end
     out.append(markdown[position:])
     return "".join(out), answers, names

@@ -161,7 +161,22 @@
   function start() {
     var lang = (document.documentElement.lang || "en").slice(0, 2)
     var text = TEXT[lang] || TEXT.en
-    var boxes = document.querySelectorAll(".ae-answer[data-answer]")
+    // The build leaves an empty, hidden <span> at the end of the question's paragraph (a <div>
+    // may not stand in a <p>); the box is a <div> right after that paragraph.
+    var marks = document.querySelectorAll("span.ae-answer[data-answer]")
+    for (var m = 0; m < marks.length; m++) {
+      var mark = marks[m]
+      var box = document.createElement("div")
+      for (var a = 0; a < mark.attributes.length; a++) {
+        var attribute = mark.attributes[a]
+        if (attribute.name !== "hidden") box.setAttribute(attribute.name, attribute.value)
+      }
+      var paragraph = mark.closest("p")
+      if (paragraph) paragraph.after(box)
+      else mark.after(box)
+      mark.remove()
+    }
+    var boxes = document.querySelectorAll("div.ae-answer[data-answer]")
     for (var i = 0; i < boxes.length; i++) {
       if (!boxes[i].firstChild) setUp(boxes[i], i + 1, text)
     }
