@@ -114,7 +114,8 @@ def draw(data, lang: str, theme: str):
         if narrow():  # under its panel: the panel is too low to keep the lines clear
             axes[2].legend(loc="upper center", bbox_to_anchor=(0.5, -0.3), ncols=2)
         else:
-            axes[2].legend(loc="center right", fontsize=8.5)
+            # between the 0 line and the lines above it (the ÷√d_k cosine ends near 0.55)
+            axes[2].legend(loc="lower right", bbox_to_anchor=(1.0, 0.1), fontsize=8.5)
         for ax in axes:
             ax.set_xscale("log", base=2)
             ax.set_xticks(dks, [str(int(d)) for d in dks])

@@ -93,7 +93,7 @@ def _node(ax, key, pal, lang, *, face):
         under,
         ha="left" if beside else "center",
         va="center" if beside else "top",
-        fontsize=12,
+        fontsize=13,
         color=pal.accent if key == "softmax" else pal.muted,
         fontweight="bold" if key == "softmax" else "normal",
         linespacing=1.5,
@@ -159,7 +159,7 @@ def draw(data, lang: str, theme: str):
             r"$\partial L/\partial\mathbf{o}$",
             ha="right",
             va="center",
-            fontsize=12,
+            fontsize=13,
             color=pal.text,
         )
         backward = [
@@ -179,7 +179,7 @@ def draw(data, lang: str, theme: str):
             r"$p_j\,\partial L/\partial\mathbf{o}$",
             ha="right",
             va="center",
-            fontsize=12,
+            fontsize=13,
             color=skips,
         )
         handles = [
@@ -188,7 +188,7 @@ def draw(data, lang: str, theme: str):
             plt.Line2D([], [], color=skips, lw=2.0, ls=(0, (4, 2.5))),
         ]
         labels = [text(ID, key, lang) for key in ("forward", "through", "skips")]
-        prop = {**(legend_font(labels) or {}), "size": 11.5}
+        prop = {**(legend_font(labels) or {}), "size": 12.5}
         ax.legend(
             handles,
             labels,
@@ -202,7 +202,7 @@ def draw(data, lang: str, theme: str):
             0.0,
             -0.5,
             note,
-            fontsize=11.5,
+            fontsize=12.5,
             color=pal.text,
             va="bottom",
             linespacing=1.5,
