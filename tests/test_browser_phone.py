@@ -105,6 +105,11 @@ def test_wide_math_and_tables_scroll_in_their_own_box(
     boxes = page.locator(f"{selector}[tabindex='0']")
     assert boxes.count() >= 1, f"/{path}: no {what} scrolls in its own focusable box at 375 px"
     box = boxes.first
+    # a table may sit in a fold (details, method and seeds): the reader opens it first
+    box.evaluate(
+        "e => { for (let d = e.closest('details'); d; d = d.parentElement.closest('details'))"
+        " d.open = true }"
+    )
     label = box.get_attribute("aria-label") or ""
     assert label and (("옆으로" in label) if lang == "ko" else ("sideways" in label)), label
     assert box.evaluate("e => e.scrollWidth > e.clientWidth"), f"the {what} box does not scroll"

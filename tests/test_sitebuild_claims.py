@@ -63,11 +63,11 @@ def test_a_claim_edit_reruns_no_experiment_and_a_number_edit_does(
     assert runs() == before
     assert verdict()["holds"] is True
 
-    # A number's code: the numbers are made again, and with them both training grids.
+    # A number's code: the numbers are made again, and with them every grid experiment.
     module.write_text(source.replace(NUMBER, NUMBER + "\n    out['figures.extra'] = '1'"), "utf-8")
     rerun = build(root, pythonpath=package_copy)
     assert rerun.returncode == 0, rerun.stderr
-    assert sorted(runs()[len(before) :]) == ["after-training", "training"]
+    assert sorted(runs()[len(before) :]) == ["after-training", "initialisation", "training"]
 
 
 def _ratio_beats_one(v):
