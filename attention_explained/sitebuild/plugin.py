@@ -181,6 +181,7 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
 
     def on_env(self, env, config: MkDocsConfig, files: Files):
         env.bytecode_cache = template_cache(self.build.cache.jinja_dir)
+        env.globals["ae_lastmod"] = functools.partial(self.build.lastmod, config=config)
         return env
 
     def on_serve(self, server, config: MkDocsConfig, builder):
