@@ -55,6 +55,22 @@ def test_every_variant_is_rendered(rendered):
     assert {p.name for p in rendered.iterdir()} == expected
 
 
+def test_a_card_is_the_light_wide_drawing_as_a_1200_px_png_on_white(tmp_path):
+    from PIL import Image
+
+    written = render(["softmax-curve"], tmp_path, langs=["ko"], themes=["light"], cards=True)
+    card = tmp_path / "softmax-curve.ko.card.png"
+    assert card in written
+    assert not (tmp_path / "softmax-curve.en.card.png").exists()
+    with Image.open(card) as image:
+        assert image.format == "PNG" and image.width == 1200
+        assert image.convert("RGB").getpixel((0, 0)) == (255, 255, 255)
+        assert image.convert("L").getextrema()[0] < 100  # it has a drawing on it
+    # without cards=True (the CLI's default) no PNG is written
+    assert render(["softmax-curve"], tmp_path / "none", langs=["ko"], themes=["light"])
+    assert not list((tmp_path / "none").glob("*.png"))
+
+
 SVG_WIDTH = re.compile(r'<svg\b[^>]*\bwidth="([0-9.]+)pt"')
 SMALLEST = re.compile(r'<svg\b[^>]*\bdata-smallest-text-pt="([0-9.]+)"')
 

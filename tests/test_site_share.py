@@ -13,6 +13,7 @@ import subprocess
 import xml.etree.ElementTree as ET
 
 import pytest
+from PIL import Image
 from site_build import DOCS, LANGS, REPO
 
 pytestmark = pytest.mark.site
@@ -68,6 +69,11 @@ def test_every_page_has_its_own_description_and_a_card(built_site):
         (image,) = meta(text, "og:image")
         assert meta(text, "twitter:image") == [image]
         assert served(built_site, image).is_file(), f"{page}: og:image {image} is not served"
+        # a PNG (no card renderer shows SVG), wide enough for a large card, with a white ground
+        assert meta(text, "og:image:type") == ["image/png"]
+        with Image.open(served(built_site, image)) as card:
+            assert card.format == "PNG" and card.width >= 1200 and card.height >= 300, image
+            assert card.convert("RGB").getpixel((1, 1)) == (255, 255, 255), image
         # the card shows a figure in the page's language
         assert ("/en/figures/" in image) == (lang == "en"), image
         assert meta(text, "og:image:alt")[0].strip()
@@ -76,7 +82,7 @@ def test_every_page_has_its_own_description_and_a_card(built_site):
 def test_a_page_with_figures_shows_its_first_one(built_site):
     text = (built_site.root / "en/saturation/index.html").read_text(encoding="utf-8")
     first = re.search(r'<img [^>]*src="(?:\.\./)*figures/([\w-]+)\.svg', text).group(1)
-    assert meta(text, "og:image")[0].endswith(f"/en/figures/{first}.svg")
+    assert meta(text, "og:image")[0].endswith(f"/en/figures/{first}.png")
 
 
 def test_json_ld_is_in_the_page_language(built_site):

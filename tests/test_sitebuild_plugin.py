@@ -247,6 +247,26 @@ def test_assets_only_the_english_build_adds_are_written(tmp_path, ae_cache):
         assert (page.parent / link).resolve().is_file(), link
 
 
+# The figures that have a phone layout, by hand: a figure that loses it, or a stray one,
+# shows in the listing below.
+PHONE_LAYOUTS = (
+    "after-lr-sensitivity",
+    "after-max-logit",
+    "after-spread",
+    "logit-histograms",
+    "logit-variance",
+    "multi-head-diagram",
+    "saturation-heatmaps",
+    "softmax-curve",
+    "softmax-gradient",
+    "softmax-saturation",
+    "temperature",
+    "training-entropy",
+    "training-gradient",
+    "training-loss",
+)
+
+
 def test_the_whole_output_is_what_the_site_should_have(site):
     """sphinx-gallery's tinybuild idea: the full listing, so a stray or missing file shows."""
     root, _, _ = site
@@ -267,6 +287,14 @@ def test_the_whole_output_is_what_the_site_should_have(site):
         expected += [
             f"{prefix}figures/{figure_id}{suffix}.svg"
             for figure_id in FIGURE_IDS
+            for suffix in ("", ".dark")
+        ]
+        # each figure's preview PNG for a shared link's card (share.py)
+        expected += [f"{prefix}figures/{figure_id}.png" for figure_id in FIGURE_IDS]
+        # a phone layout (.narrow), for the figures drawn in one (figures/registry.py layouts)
+        expected += [
+            f"{prefix}figures/{figure_id}.narrow{suffix}.svg"
+            for figure_id in PHONE_LAYOUTS
             for suffix in ("", ".dark")
         ]
     assert found == sorted(set(expected))

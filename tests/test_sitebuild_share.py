@@ -48,9 +48,9 @@ def test_the_card_shows_the_page_s_first_known_figure_else_the_default():
     assert share.card_figure(["x", "b", "a"], known, "c") == "b"
     assert share.card_figure([], known, "c") == "c"
     url = share.figure_url("https://h.example/site/", "en", "ko", "b")
-    assert url == "https://h.example/site/en/figures/b.svg"
+    assert url == "https://h.example/site/en/figures/b.png"
     assert share.figure_url("https://h.example/site/", "ko", "ko", "b").endswith(
-        "/site/figures/b.svg"
+        "/site/figures/b.png"
     )
 
 

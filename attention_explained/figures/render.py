@@ -21,6 +21,11 @@ def variant_name(
     return f"{figure_id}.{lang}.{theme}.{'narrow.' if layout == 'narrow' else ''}{fmt}"
 
 
+def card_name(figure_id: str, lang: str) -> str:
+    """``<id>.<lang>.card.png``: the light wide variant as a shared link's preview image."""
+    return f"{figure_id}.{lang}.card.png"
+
+
 def write_atomic(path: Path, payload: bytes) -> None:
     """Write via a temp file in the same folder and rename, so readers never see half a file."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -67,10 +72,12 @@ def render(
     themes: Iterable[str] = THEMES,
     progress: Callable[[int, int, str], None] | None = None,
     data: dict | None = None,
+    cards: bool = False,
 ) -> list[Path]:
     """Write ``<id>.<lang>.<theme>.<fmt>`` for every requested variant; return the paths.
 
     ``data`` may hold figures' data computed elsewhere (by id); the rest is computed here.
+    ``cards``: also each language's light wide variant as a PNG preview (:func:`card_name`).
     """
     from attention_explained.figures import style
 
@@ -95,6 +102,10 @@ def render(
                             payload = style.recolour_svg(svg, source, theme)
                         else:
                             fig = drawn(spec, figure_data, lang, theme, layout)
+                            if cards and layout == "wide" and theme == "light":
+                                card = Path(out_dir) / card_name(figure_id, lang)
+                                write_atomic(card, style.card_png(fig))
+                                written.append(card)
                             payload = style.to_bytes(fig, spec.fmt)
                             done[theme] = payload
                     except Exception as exc:

@@ -350,6 +350,18 @@ class _GlyphLog(logging.Handler):
             self.messages.append(record.getMessage())
 
 
+CARD_WIDTH_PX = 1200  # a shared link's preview (Open Graph, X): PNG, since none shows SVG
+
+
+def card_png(fig) -> bytes:
+    """``fig`` as the PNG a shared link previews, ``CARD_WIDTH_PX`` wide, on a white ground
+    (no software string; the figure stays open for :func:`to_bytes`)."""
+    buffer = io.BytesIO()
+    dpi = CARD_WIDTH_PX / fig.get_figwidth()
+    fig.savefig(buffer, format="png", dpi=dpi, metadata={"Software": None}, facecolor="white")
+    return buffer.getvalue()
+
+
 def to_bytes(fig, fmt: str) -> bytes:
     """Serialise ``fig`` reproducibly: no date in SVG, no software string in PNG.
 

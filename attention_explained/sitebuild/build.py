@@ -185,6 +185,11 @@ class Build:
                             figure_id, figure_language(lang), theme, layout=layout
                         )
                         add(f"figures/{figure_id}{infix}{suffix}.svg", path)
+                # a shared link's preview: PNG, since no card renderer shows SVG
+                add(
+                    f"figures/{figure_id}.png",
+                    self.cache.card_path(figure_id, figure_language(lang)),
+                )
         # The explorer page checks its JavaScript against these values from the package.
         add("assets/explorer/reference.json", self.cache.explorer_path)
         if options.math == "mathjax":
@@ -429,6 +434,17 @@ class Build:
                 index.write_text(filled, encoding="utf-8")
 
     # -- on_page_context: what a shared link and a search engine read ----------------------
+    def lastmod(self, file, config: MkDocsConfig) -> str:
+        """The date of the last commit that touched ``file``'s source (share.commit_dates),
+        else the build's. Read by the page and by overrides/sitemap.xml: i18n writes the
+        sitemap with the other language's pages as its own File objects, which never pass
+        through on_page_context."""
+        from attention_explained.sitebuild import share
+
+        if self.dates is None:
+            self.dates = share.commit_dates(Path(config.config_file_path or ".").parent)
+        return self.dates.get(file.src_uri) or share.build_date()
+
     def share_page(self, page, config: MkDocsConfig, nav) -> None:
         """The page's card image, JSON-LD and sitemap date (share.py), and its llms.txt line."""
         from attention_explained.sitebuild import share
@@ -436,9 +452,7 @@ class Build:
 
         lang, default = languages(config)
         self.default_lang = default
-        if self.dates is None:
-            self.dates = share.commit_dates(Path(config.config_file_path or ".").parent)
-        page.update_date = self.dates.get(page.file.src_uri) or share.build_date()
+        page.update_date = self.lastmod(page.file, config)
         known = self.cache.figure_ids
         figure = share.card_figure(page.meta.get("ae_figures", ()), known, DEFAULT_CARD)
         site_url = config.site_url or ""

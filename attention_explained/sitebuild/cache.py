@@ -2,7 +2,7 @@
 
 ::
 
-    <root>/figures/<id>-<key>/<id>.<lang>.<theme>.svg
+    <root>/figures/<id>-<key>/<id>.<lang>.<theme>.svg, <id>.<lang>.card.png
     <root>/data/<key>/numbers.json, values.json, explorer-reference.json
     <root>/claims/<key>/claims.json               the verdicts, judged over values.json
     <root>/notebooks/<key>/<stem>.ipynb          executed, one folder per language's source
@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from attention_explained.figures.render import variant_name
+from attention_explained.figures.render import card_name, variant_name
 from attention_explained.sitebuild.keys import ImportGraph
 from attention_explained.sitebuild.storage import (
     CacheEntryError,
@@ -89,6 +89,10 @@ class AssetCache:
         self, figure_id: str, lang: str, theme: str, fmt: str = "svg", layout: str = "wide"
     ) -> Path:
         return self.figure_dir(figure_id) / variant_name(figure_id, lang, theme, fmt, layout)
+
+    def card_path(self, figure_id: str, lang: str) -> Path:
+        """The PNG a shared link previews (render.card_name)."""
+        return self.figure_dir(figure_id) / card_name(figure_id, lang)
 
     def stale_figures(self) -> list[str]:
         """Figures with no whole entry (a damaged one is discarded with a warning)."""

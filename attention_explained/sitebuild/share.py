@@ -94,9 +94,10 @@ def card_figure(page_figures: Iterable[str], known: Iterable[str], default: str)
 
 
 def figure_url(site_url: str, lang: str, default_lang: str, figure_id: str) -> str:
-    """Where the light variant of ``figure_id`` is served in ``lang`` (an absolute URL)."""
+    """Where the preview PNG of ``figure_id`` (its light variant, render.card_name) is served
+    in ``lang``, as an absolute URL: no card renderer (Open Graph, X, KakaoTalk) shows SVG."""
     prefix = "" if lang == default_lang else f"{lang}/"
-    return f"{site_url.rstrip('/')}/{prefix}figures/{figure_id}.svg"
+    return f"{site_url.rstrip('/')}/{prefix}figures/{figure_id}.png"
 
 
 def json_ld(

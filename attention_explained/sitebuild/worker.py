@@ -151,7 +151,7 @@ def draw_figure(figure_id: str, data, out: str, fingerprints: dict[str, str]) ->
     from attention_explained.figures.render import render
 
     import_module(module_name(figure_id))  # re-registers it if it was just dropped
-    render([figure_id], Path(out), data={figure_id: data})
+    render([figure_id], Path(out), data={figure_id: data}, cards=True)
     return figure_id, time.perf_counter() - start
 
 
