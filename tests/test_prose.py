@@ -85,3 +85,17 @@ def test_a_gloss_after_the_terms_first_use_is_caught():
     # the front matter's description is for link cards, not the reader: not a first use
     described = '---\ndescription: "소프트맥스의 포화"\n---\n\n# T\n\n소프트맥스(softmax)는 …\n'
     assert prose.late_glosses(described) == []
+
+
+@pytest.mark.parametrize(
+    ("lang", "sentence", "compares"),
+    [
+        ("en", "The weight is {{ae:x.times}}. <!-- claim: c -->", False),
+        ("en", "The share is {{ae:quiet.below.half}}. <!-- claim: c -->", False),
+        ("en", "The weight is {{ae:x.w}}, twice the uniform one. <!-- claim: c -->", True),
+        ("ko", "가중치는 {{ae:x.w}}로 두 배입니다. <!-- claim: c -->", True),
+    ],
+)
+def test_a_comparison_is_read_in_the_words_not_in_a_number_s_name(lang, sentence, compares):
+    found = prose.comparisons(sentence + "\n", lang)
+    assert [c.claim for c in found] == (["c"] if compares else [])

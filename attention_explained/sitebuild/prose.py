@@ -213,6 +213,9 @@ def claim_texts(markdown: str) -> list[ClaimText]:
 
 
 def comparisons(markdown: str, lang: str) -> list[ClaimText]:
-    """The claim texts that print a number and use a comparison word."""
+    """The claim texts that print a number and use a comparison word (in their words: a
+    number's name, such as ``{{ae:x.below_half}}``, is not read)."""
     words = COMPARISON[lang]
-    return [c for c in claim_texts(markdown) if c.numbers and words.search(c.text)]
+    return [
+        c for c in claim_texts(markdown) if c.numbers and words.search(PLACEHOLDER.sub(" ", c.text))
+    ]
