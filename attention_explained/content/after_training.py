@@ -10,7 +10,6 @@ from attention_explained import settings
 from attention_explained.content import data
 from attention_explained.content.registry import (
     Number,
-    Spread,
     attach_seed_ranges,
     claim,
     hi,
@@ -56,10 +55,6 @@ AFTER_NAME_SPECS = {
 }
 
 
-# the numbers whose claims read every seed (their ``.low`` and ``.high``)
-_EXTREMES = (".weight_growth.", ".logit_growth.", ".grow_", ".slope_len.", "after.slope.sqrt.final")
-
-
 def _after_spec(name: str) -> str:
     """The print format of the after-training number ``name``."""
     return AFTER_NAME_SPECS.get(name, AFTER_SPECS.get(name.split(".")[1], "g"))
@@ -87,10 +82,6 @@ def _after_numbers(out: dict[str, str]) -> None:
         # over single-seed summaries would be 1
         keep=(".best_lr.", "after.seeds"),
     )
-    for name, text in list(out.items()):  # per-seed extremes for the weight-growth claims
-        if isinstance(text, Spread) and any(k in name for k in _EXTREMES):
-            out[f"{name}.low"] = Number(text.low, ".4g")
-            out[f"{name}.high"] = Number(text.high, ".4g")
     out["after.final_window"] = str(settings.AFTER_FINAL)
     out["after.low_lr"] = Number(settings.AFTER_LOW_LR, "g")  # the max-logit figure's low rate
 
@@ -576,11 +567,11 @@ def _low_rate_logits_losses(v: Mapping[str, float]) -> bool:
     statement="÷√d_k, on every seed: at the highest rate ‖W_Q‖·‖W_K‖ ends more than 10 times its "
     "start at both d_k and the largest logit grows by more; at the lowest rate the weights' "
     "product changes by under 10% while the largest logit grows by more than that",
-    counterexample={f"after.weight_growth.d{_DK_SMALL}.sqrt.{_TOP}.low": 2.0},
+    counterexample={f"after.weight_growth.d{_DK_SMALL}.sqrt.{_TOP}:low": 2.0},
 )
 def _weights_grow(v: Mapping[str, float]) -> bool:
     def ends(name: str) -> tuple[float, float]:
-        return v[f"{name}.low"], v[f"{name}.high"]
+        return lo(v, name), hi(v, name)
 
     high = all(
         ends(f"after.weight_growth.d{dk}.sqrt.{_TOP}")[0] > 10
@@ -602,16 +593,16 @@ def _weights_grow(v: Mapping[str, float]) -> bool:
     statement="÷√d_k at the spread's rate, on every seed: over training the mean ‖W_Q q‖·‖W_K x‖ "
     "grows less at d_k = 1024 than at 16 (under 1.5 times there) while the logits' std grows "
     "more (over 5 times there)",
-    counterexample={f"after.grow_len.d{max(settings.AFTER_SPREAD_DKS)}.sqrt.high": 3.0},
+    counterexample={f"after.grow_len.d{max(settings.AFTER_SPREAD_DKS)}.sqrt:high": 3.0},
 )
 def _lengths_share(v: Mapping[str, float]) -> bool:
     small, large = _SPREAD[0], _SPREAD[-1]
     length = [
-        (v[f"after.grow_len.{d}.sqrt.low"], v[f"after.grow_len.{d}.sqrt.high"])
+        (lo(v, f"after.grow_len.{d}.sqrt"), hi(v, f"after.grow_len.{d}.sqrt"))
         for d in (small, large)
     ]
     std = [
-        (v[f"after.grow_std.{d}.sqrt.low"], v[f"after.grow_std.{d}.sqrt.high"])
+        (lo(v, f"after.grow_std.{d}.sqrt"), hi(v, f"after.grow_std.{d}.sqrt"))
         for d in (small, large)
     ]
     return (
@@ -627,12 +618,12 @@ def _lengths_share(v: Mapping[str, float]) -> bool:
     statement="after training, the ÷√d_k view of the lengths ‖W_Q q‖·‖W_K x‖ grows with d_k by an "
     "exponent below 0.45 on every seed (about 0.5 before training), and the logits' exponent is "
     "below it on every seed",
-    counterexample={"after.slope_len.sqrt.final.high": 0.5},
+    counterexample={"after.slope_len.sqrt.final:high": 0.5},
 )
 def _lengths_cap(v: Mapping[str, float]) -> bool:
     return (
-        v["after.slope_len.sqrt.final.high"] < 0.45
+        hi(v, "after.slope_len.sqrt.final") < 0.45
         and lo(v, "after.slope_len.sqrt.init") > 0.45
         and hi(v, "after.slope_len.sqrt.init") < 0.55
-        and v["after.slope.sqrt.final.high"] < v["after.slope_len.sqrt.final.low"]
+        and hi(v, "after.slope.sqrt.final") < lo(v, "after.slope_len.sqrt.final")
     )

@@ -62,11 +62,10 @@ KEYS_SHOWN = (16, 4096)  # the two context lengths the prose compares
 
 def add_seed_spread(out: dict[str, str], name: str, values, spec: str) -> None:
     """``name``: a number measured once per seed, printed as its range (value: the median);
-    ``name.seed_min`` and ``name.seed_max``: its per-seed extremes, which the claims read."""
+    the claims read its per-seed extremes with ``registry.lo`` and ``registry.hi``."""
     values = np.asarray(values, dtype=float)
     low, high = float(values.min()), float(values.max())
     out[name] = Spread(float(np.median(values)), low, high, spec)
-    out[f"{name}.seed_min"], out[f"{name}.seed_max"] = Number(low, spec), Number(high, spec)
 
 
 @numbers
@@ -100,10 +99,10 @@ def _many_keys_numbers(out: dict[str, str]) -> None:
     "beyond.keys.std_flat",
     statement="with unit-variance components at d_k = 64, the ÷√d_k logits' standard deviation "
     "lies within 0.9–1.1 at every n ≥ 16 on every seed",
-    counterexample={"beyond.keys.std.seed_min": 0.5},
+    counterexample={"beyond.keys.std:low": 0.5},
 )
 def _keys_std_flat(v: Mapping[str, float]) -> bool:
-    return v["beyond.keys.std.seed_min"] >= 0.9 and v["beyond.keys.std.seed_max"] <= 1.1
+    return lo(v, "beyond.keys.std") >= 0.9 and hi(v, "beyond.keys.std") <= 1.1
 
 
 @claim(
@@ -113,7 +112,7 @@ def _keys_std_flat(v: Mapping[str, float]) -> bool:
     counterexample={"beyond.keys.bound_margin": -0.1},
 )
 def _keys_max_logit(v: Mapping[str, float]) -> bool:
-    grows = v["beyond.keys.max_logit.n4096.seed_min"] > v["beyond.keys.max_logit.n16.seed_max"]
+    grows = lo(v, "beyond.keys.max_logit.n4096") > hi(v, "beyond.keys.max_logit.n16")
     return grows and v["beyond.keys.bound_margin"] > 0
 
 
@@ -121,23 +120,23 @@ def _keys_max_logit(v: Mapping[str, float]) -> bool:
     "beyond.keys.max_weight_falls_relative_grows",
     statement="from n = 16 to n = 4096 the mean max weight falls on every seed, while the max "
     "weight relative to the uniform 1/n (n·p_max) grows on every seed",
-    counterexample={"beyond.keys.relative.n4096.seed_min": 2.0},
+    counterexample={"beyond.keys.relative.n4096:low": 2.0},
 )
 def _keys_max_weight(v: Mapping[str, float]) -> bool:
     weight, relative = "beyond.keys.max_weight", "beyond.keys.relative"
-    falls = v[f"{weight}.n4096.seed_max"] < v[f"{weight}.n16.seed_min"]
-    return falls and v[f"{relative}.n4096.seed_min"] > v[f"{relative}.n16.seed_max"]
+    falls = hi(v, f"{weight}.n4096") < lo(v, f"{weight}.n16")
+    return falls and lo(v, f"{relative}.n4096") > hi(v, f"{relative}.n16")
 
 
 @claim(
     "beyond.keys.note_components_stay_peaked",
     statement="with the note's uniform[−3, 3] components (÷√d_k logits of std 3) the mean max "
     "weight is higher than with unit-variance components at n = 16 and n = 4096, on every seed",
-    counterexample={"beyond.keys.note.max_weight.n4096.seed_min": 0.004},
+    counterexample={"beyond.keys.note.max_weight.n4096:low": 0.004},
 )
 def _keys_note(v: Mapping[str, float]) -> bool:
     return all(
-        v[f"beyond.keys.note.max_weight.n{n}.seed_min"] > v[f"beyond.keys.max_weight.n{n}.seed_max"]
+        lo(v, f"beyond.keys.note.max_weight.n{n}") > hi(v, f"beyond.keys.max_weight.n{n}")
         for n in KEYS_SHOWN
     )
 
@@ -164,12 +163,12 @@ def _causal_numbers(out: dict[str, str]) -> None:
     statement="under a causal mask the mean entropy ÷ log n falls more than 0.1 below full "
     "attention's on every seed, while each row's entropy ÷ log of its own number of keys stays "
     "within 0.05 of full attention's",
-    counterexample={"beyond.causal.per_row_gap.seed_max": 0.2},
+    counterexample={"beyond.causal.per_row_gap:high": 0.2},
 )
 def _causal(v: Mapping[str, float]) -> bool:
-    full = v["beyond.causal.full.naive.seed_min"]
-    naive = v["beyond.causal.causal.naive.seed_max"]
-    gap = (v["beyond.causal.per_row_gap.seed_min"], v["beyond.causal.per_row_gap.seed_max"])
+    full = lo(v, "beyond.causal.full.naive")
+    naive = hi(v, "beyond.causal.causal.naive")
+    gap = (lo(v, "beyond.causal.per_row_gap"), hi(v, "beyond.causal.per_row_gap"))
     return naive < full - 0.1 and gap[0] > -0.05 and gap[1] < 0.05
 
 

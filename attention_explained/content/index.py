@@ -120,27 +120,27 @@ def _example_below_panel(v: Mapping[str, float]) -> bool:
     "index.unscaled_d1024_near_one_hot",
     statement="unscaled at d = 1024 the row max weight, averaged over a seed's rows, is > 0.9 "
     "on every seed",
-    counterexample={"sweep.seed_min.max_weight.d1024.none": 0.6},
+    counterexample={"sweep.max_weight.d1024.none:low": 0.6},
 )
 def _unscaled_one_hot(v: Mapping[str, float]) -> bool:
-    return v["sweep.seed_min.max_weight.d1024.none"] > 0.9
+    return lo(v, "sweep.max_weight.d1024.none") > 0.9
 
 
 @claim(
     "index.pattern_holds_over_seeds",
     statement="on every seed the seed-0 picture holds: unscaled d = 1024 mean max weight > 0.9, "
     "÷√d mean max weight 0.4–0.8 at both widths, ÷(3√d) entropy above 80% of log n",
-    counterexample={"sweep.seed_max.max_weight.d10.sqrt": 0.95},
+    counterexample={"sweep.max_weight.d10.sqrt:high": 0.95},
 )
 def _pattern_over_seeds(v: Mapping[str, float]) -> bool:
     return (
-        v["sweep.seed_min.max_weight.d1024.none"] > 0.9
+        lo(v, "sweep.max_weight.d1024.none") > 0.9
         and all(
-            v[f"sweep.seed_min.max_weight.d{d}.sqrt"] > 0.4
-            and v[f"sweep.seed_max.max_weight.d{d}.sqrt"] < 0.8
+            lo(v, f"sweep.max_weight.d{d}.sqrt") > 0.4
+            and hi(v, f"sweep.max_weight.d{d}.sqrt") < 0.8
             for d in WIDTHS
         )
-        and all(v[f"sweep.seed_min.entropy.d{d}.unit"] > 0.8 * v["theory.log_n"] for d in WIDTHS)
+        and all(lo(v, f"sweep.entropy.d{d}.unit") > 0.8 * v["theory.log_n"] for d in WIDTHS)
     )
 
 

@@ -12,7 +12,6 @@ from attention_explained import settings
 from attention_explained.content import data
 from attention_explained.content.registry import (
     Number,
-    Spread,
     attach_seed_ranges,
     claim,
     hi,
@@ -76,10 +75,6 @@ def _init_numbers(out: dict[str, str]) -> None:
     part = _summary(grid, slice(None))
     attach_seed_ranges(part, [_summary(grid, slice(j, j + 1)) for j in range(n_seeds)])
     out |= part
-    for name, text in part.items():  # the per-seed extremes, for the claims (not printed)
-        if isinstance(text, Spread):
-            out[f"{name}.low"] = Number(text.low, ".4g")
-            out[f"{name}.high"] = Number(text.high, ".4g")
     errors = []
     for suffix, point in _points().items():
         predicted = predicted_var_q(*point)
@@ -97,7 +92,7 @@ def _init_numbers(out: dict[str, str]) -> None:
 
 
 def _extremes(v: Mapping[str, float], name: str) -> tuple[float, float]:
-    return v[f"{name}.low"], v[f"{name}.high"]
+    return lo(v, name), hi(v, name)
 
 
 def _within(v: Mapping[str, float], name: str, target: float, tolerance: float) -> bool:
@@ -133,7 +128,7 @@ def _keras_is_lecun(v: Mapping[str, float]) -> bool:
     statement="with Keras ≤ 3.14's fans at h = 8, key_dim = 64, the ÷√d_k logits' std is "
     "below 0.05 and the mean largest weight is within 10% of the uniform 1/n, on every seed; "
     "unscaled the std is still below 0.3",
-    counterexample={"init.max_sqrt.keras314.d64.high": 0.1},
+    counterexample={"init.max_sqrt.keras314.d64:high": 0.1},
 )
 def _keras314_uniform(v: Mapping[str, float]) -> bool:
     uniform = 1 / v["n"]
@@ -148,7 +143,7 @@ def _keras314_uniform(v: Mapping[str, float]) -> bool:
     "init.torch_half",
     statement="PyTorch's default gives Var(q_m) within 5% of 1/2 at every d_k measured, on "
     "every seed, and a ÷√d_k mean largest weight below 3/n",
-    counterexample={"init.max_sqrt.torch.d64.high": 0.2},
+    counterexample={"init.max_sqrt.torch.d64:high": 0.2},
 )
 def _torch_half(v: Mapping[str, float]) -> bool:
     return all(_within(v, f"init.var_q.torch.d{k}", 0.5, 0.05) for k in _KD) and all(
@@ -160,7 +155,7 @@ def _torch_half(v: Mapping[str, float]) -> bool:
     "init.note_saturates_keras_does_not",
     statement="÷√d_k at every d_k measured: the note's σ² = 3 components give a mean largest "
     "weight above 0.45 on every seed, Keras ≥ 3.15's default below 0.2",
-    counterexample={"init.max_sqrt.note.d16.low": 0.3},
+    counterexample={"init.max_sqrt.note.d16:low": 0.3},
 )
 def _note_vs_keras(v: Mapping[str, float]) -> bool:
     return all(
@@ -174,7 +169,7 @@ def _note_vs_keras(v: Mapping[str, float]) -> bool:
     "init.unscaled_keras_peaks_with_dk",
     statement="without ÷√d_k, Keras ≥ 3.15's default logits have std within 10% of √d_k, and "
     "the mean largest weight rises with d_k to above 0.8 at the largest d_k, on every seed",
-    counterexample={f"init.max_raw.keras.d{max(_KD)}.low": 0.5},
+    counterexample={f"init.max_raw.keras.d{max(_KD)}:low": 0.5},
 )
 def _unscaled_keras(v: Mapping[str, float]) -> bool:
     grows = all(
@@ -192,7 +187,7 @@ def _unscaled_keras(v: Mapping[str, float]) -> bool:
     "init.sqrt_holds_spread_at_the_tie",
     statement="with d_model = h·key_dim (Keras ≥ 3.15, PyTorch, the note), the ÷√d_k std stays "
     "within 5% of √Var(q_m)·√Var(k_m) = σ² at every d_k and seed: 1, 1/2 and 3",
-    counterexample={f"init.std_sqrt.torch.d{max(_KD)}.high": 0.7},
+    counterexample={f"init.std_sqrt.torch.d{max(_KD)}:high": 0.7},
 )
 def _sqrt_holds(v: Mapping[str, float]) -> bool:
     targets = {"keras": 1.0, "torch": 0.5, "note": 3.0}
@@ -206,7 +201,7 @@ def _sqrt_holds(v: Mapping[str, float]) -> bool:
     statement="Keras ≥ 3.15 at a fixed d_model = 512 and h = 8: the ÷√key_dim std falls as "
     "key_dim grows (16, 64, 256) on every seed, from above 1.5 to below 0.5; Keras ≤ 3.14's "
     "Var(q_m) falls with key_dim at every d_k measured",
-    counterexample={f"init.std_sqrt.keras.dm{_DM}.k{_LARGE}.high": 1.2},
+    counterexample={f"init.std_sqrt.keras.dm{_DM}.k{_LARGE}:high": 1.2},
 )
 def _depends_on_key_dim(v: Mapping[str, float]) -> bool:
     small = _extremes(v, f"init.std_sqrt.keras.dm{_DM}.k{_SMALL}")

@@ -127,13 +127,14 @@ def _precision_numbers(out: dict[str, str]) -> None:
     statement="in float16 at d_k = 128, multiplying q by 1/√d_k before the product raises the "
     "component size at which QKᵀ overflows by d_k^¼ (within 5%, every seed, q = k and "
     "independent), and q = k overflows below √(65504/128)",
-    counterexample={"multi-head.fp16.ratio.aligned.seed_min": 1.0},
+    counterexample={"multi-head.fp16.ratio.aligned:low": 1.0},
 )
 def _fp16_prescale(v: Mapping[str, float]) -> bool:
     gain = v["multi-head.fp16.d_k"] ** 0.25
-    ratios = [v[f"multi-head.fp16.ratio.{p}.seed_{e}"] for p in ("aligned", "independent")
-              for e in ("min", "max")]  # fmt: skip
-    below = v["multi-head.fp16.raw.aligned.seed_max"] <= v["multi-head.fp16.theory.aligned"]
+    ratios = [
+        end(v, f"multi-head.fp16.ratio.{p}") for p in ("aligned", "independent") for end in (lo, hi)
+    ]
+    below = hi(v, "multi-head.fp16.raw.aligned") <= v["multi-head.fp16.theory.aligned"]
     return below and all(abs(r / gain - 1) <= 0.05 for r in ratios)
 
 
@@ -170,13 +171,13 @@ def _double_scale_numbers(out: dict[str, str]) -> None:
     statement="with unit-variance components at d_k = 128 and n = 30, pre-scaling q and keeping "
     "keras.ops.dot_product_attention's default scale leaves a mean max weight below 1.5/n on "
     "every seed (from above 4/n scaled once); Keras matches our NumPy reference to 1e-6",
-    counterexample={"multi-head.double.max_weight.twice.seed_max": 0.1},
+    counterexample={"multi-head.double.max_weight.twice:high": 0.1},
 )
 def _double_scaling(v: Mapping[str, float]) -> bool:
     uniform = v["theory.uniform_weight"]
     return (
-        v["multi-head.double.max_weight.twice.seed_max"] < 1.5 * uniform
-        and v["multi-head.double.max_weight.once.seed_min"] > 4 * uniform
+        hi(v, "multi-head.double.max_weight.twice") < 1.5 * uniform
+        and lo(v, "multi-head.double.max_weight.once") > 4 * uniform
         and v["multi-head.double.reference_gap"] < 1e-6
     )
 

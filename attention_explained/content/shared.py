@@ -35,18 +35,10 @@ def _basics(out: dict[str, str]) -> None:
 
 @numbers
 def _sweep_numbers(out: dict[str, str]) -> None:
-    """The sweep at the prose's widths: means over the seeds, printed as ranges over them.
-
-    ``sweep.seed_min.*`` and ``sweep.seed_max.*`` are the ends of those ranges, for claims
-    that hold on every seed, not only on the mean over them.
+    """The sweep at the prose's widths: means over the seeds, printed as ranges over them
+    (claims that hold on every seed read the ends with ``registry.lo`` and ``registry.hi``).
     """
     per_seed_ranges(_sweep_numbers_of, out, runs.current().seeds(SEEDS))
-    with_ends = ("sweep.max_weight.", "sweep.entropy.", "sweep.jacobian_fro.")
-    for name in [k for k in out if k.startswith(with_ends)]:
-        spread = out[name]
-        rest = name.removeprefix("sweep.")
-        out[f"sweep.seed_min.{rest}"] = Number(spread.low, spread.spec)
-        out[f"sweep.seed_max.{rest}"] = Number(spread.high, spread.spec)
 
 
 def _sweep_numbers_of(out: dict[str, str], seeds: tuple[int, ...]) -> None:
