@@ -78,6 +78,28 @@ def test_loading_every_page_imports_no_tensorflow():
     assert result.returncode == 0, result.stderr
 
 
+def test_the_registry_loads_no_page_and_the_pages_load_every_page():
+    """A page module imports the registry, so the registry imports no page (a leaf); the page
+    list and the whole-site queries are in content/pages.py, which no page module imports."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from attention_explained.content import registry\n"
+        "page = 'attention_explained.content.training'\n"
+        "assert page not in sys.modules, 'registry loaded a page'\n"
+        "assert not registry.claims_so_far() and not registry.producers_so_far()\n"
+        "from attention_explained.content import pages\n"
+        "assert page not in sys.modules, 'importing pages loaded a page'\n"
+        "assert pages.registered() and page in sys.modules\n"
+        "assert registry.claims_so_far() == pages.registered()\n"
+        "assert registry.producers_so_far()\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+
+
 def test_a_spread_prints_its_range_over_seeds_and_keeps_its_value():
     from attention_explained.content.registry import Spread
 
