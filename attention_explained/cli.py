@@ -136,7 +136,7 @@ def _figures(args, parser) -> int:
 
 
 def _numbers(args) -> int:
-    from attention_explained.content.registry import compute
+    from attention_explained.content.pages import compute
 
     text = json.dumps(compute(), ensure_ascii=False, indent=1)
     if args.out:
@@ -148,7 +148,7 @@ def _numbers(args) -> int:
 
 def _claims(args) -> int:
     from attention_explained import runs
-    from attention_explained.content import registry
+    from attention_explained.content import pages
     from attention_explained.figures.strings import all_alt_claims
     from attention_explained.sitebuild.claim_report import rows
 
@@ -158,7 +158,7 @@ def _claims(args) -> int:
     for line in runs.describe(run):
         print(f"# {line}")
     with runs.using(run):
-        numbers = registry.values()
+        numbers = pages.values()
     table, problems = rows(numbers, args.docs, all_alt_claims())
     for row in table:
         print(row.line())

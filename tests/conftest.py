@@ -137,7 +137,7 @@ def open_session(browser):
 def content_values() -> dict[str, float]:
     """The build's numbers, unrounded (≈ 20 s once per session): what the claims read."""
     needs.require("grid")
-    from attention_explained.content.registry import values
+    from attention_explained.content.pages import values
 
     return values()
 
@@ -146,7 +146,7 @@ def content_values() -> dict[str, float]:
 def content_numbers() -> dict[str, str]:
     """The build's numbers as the prose prints them (the same run as ``content_values``)."""
     needs.require("grid")
-    from attention_explained.content.registry import compute
+    from attention_explained.content.pages import compute
 
     return compute()
 

@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 from attention_explained import after_training, settings
-from attention_explained.content import registry as claims
+from attention_explained.content import pages as claims
 
 LOW, HIGH = 3e-3, 3e-1
 REDUCED = {

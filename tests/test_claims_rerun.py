@@ -24,7 +24,7 @@ import pytest
 from site_build import DOCS
 
 from attention_explained import runs, settings
-from attention_explained.content import data, registry
+from attention_explained.content import data, pages, registry
 
 pytestmark = pytest.mark.grid  # every experiment, twice: the build and the rerun
 
@@ -34,15 +34,15 @@ PLACEHOLDER = re.compile(r"\{\{ae:([^}]+)\}\}")
 @pytest.fixture(scope="module")
 def build() -> dict:
     with runs.using(runs.BUILD):
-        return {"text": registry.measure(), "values": registry.values()}
+        return {"text": pages.measure(), "values": pages.values()}
 
 
 @pytest.fixture(scope="module")
 def rerun() -> dict:
     with runs.using(runs.RERUN):
         return {
-            "text": registry.measure(),
-            "values": registry.values(),
+            "text": pages.measure(),
+            "values": pages.values(),
             "training": data.training(),
             "after": data.after_training(),
             "sweep_seeds": runs.RERUN.seeds(settings.SWEEP_SEEDS),
@@ -67,9 +67,9 @@ def test_the_rerun_shares_no_seed_with_the_build_and_runs_in_float64(rerun):
 
 def test_every_claim_holds_on_the_rerun(rerun):
     failing = {
-        name: registry.evaluate(name, rerun["values"]).explain()
-        for name in registry.registered()
-        if not registry.evaluate(name, rerun["values"]).holds
+        name: pages.evaluate(name, rerun["values"]).explain()
+        for name in pages.registered()
+        if not pages.evaluate(name, rerun["values"]).holds
     }
     assert not failing, failing
 
@@ -88,8 +88,8 @@ def test_the_claims_command_fails_when_a_claim_fails_on_the_rerun(rerun, monkeyp
     from attention_explained import cli
 
     name = "training.unscaled_still_falling"
-    broken = {**rerun["values"], **registry.registered()[name].counterexample}
-    monkeypatch.setattr(registry, "values", lambda: broken)
+    broken = {**rerun["values"], **pages.registered()[name].counterexample}
+    monkeypatch.setattr(pages, "values", lambda: broken)
     assert cli.main(["claims", "--rerun"]) == 1
     out = capsys.readouterr().out
     assert "# run: rerun (seeds shifted by 1000, float64)" in out

@@ -70,11 +70,11 @@ def _ratio_beats_one(v):
 def test_claims_names_a_check_that_raises_and_exits_1_without_a_traceback(
     tmp_path, monkeypatch, capsys
 ):
-    from attention_explained.content import registry
+    from attention_explained.content import pages, registry
 
     spec = registry.Claim("x.ratio", "a beats b", _ratio_beats_one, {"x.a": 0.0})
-    monkeypatch.setattr(registry, "registered", lambda: {spec.name: spec})
-    monkeypatch.setattr(registry, "values", lambda: {"x.a": 1.0, "x.b": 0.0})
+    monkeypatch.setattr(pages, "registered", lambda: {spec.name: spec})
+    monkeypatch.setattr(pages, "values", lambda: {"x.a": 1.0, "x.b": 0.0})
     (tmp_path / "page.md").write_text("A beats B. <!-- claim: x.ratio -->\n", encoding="utf-8")
     assert main(["claims", "--docs", str(tmp_path)]) == 1
     err = capsys.readouterr().err

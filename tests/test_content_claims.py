@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from attention_explained.content import registry as claims
+from attention_explained.content import pages as claims
+from attention_explained.content.registry import HIGH, LOW
 from attention_explained.figures.strings import all_alt_claims
 from attention_explained.sitebuild.claims import CLAIM_MARKER, ClaimError, check_claims
 
@@ -56,7 +57,7 @@ def test_claim_holds_on_the_real_numbers(name, content_values):
 @pytest.mark.parametrize("name", NAMES)
 def test_claim_fails_on_its_counterexample(name, content_values):
     spec = claims.registered()[name]
-    named = {k.removesuffix(claims.LOW).removesuffix(claims.HIGH) for k in spec.counterexample}
+    named = {k.removesuffix(LOW).removesuffix(HIGH) for k in spec.counterexample}
     unknown = named - set(content_values)
     assert not unknown, f"{name}: counterexample names unknown numbers {sorted(unknown)}"
     verdict = claims.evaluate(name, {**content_values, **spec.counterexample})

@@ -1,4 +1,5 @@
-"""The content registry: numbers as printed, claims, verdicts and the one way they are shown."""
+"""The content registry (numbers as printed, claims, verdicts and the one way they are shown)
+and the whole-site queries over every page (content/pages.py)."""
 
 from __future__ import annotations
 
@@ -6,25 +7,26 @@ import re
 
 import pytest
 
+from attention_explained.content import pages
 from attention_explained.content import registry as claims
 from attention_explained.content.registry import MINUS, Number, describe_numbers
 
 
 def test_verdict_records_the_numbers_a_check_read():
-    spec = claims.registered()["training.qknorm_lowest_final_loss"]
+    spec = pages.registered()["training.qknorm_lowest_final_loss"]
     values = {
         f"training.final_loss.d{dk}.{s}": 1.0 for dk in (16, 128, 1024) for s in ("none", "sqrt")
     }
     values |= {f"training.final_loss.d{dk}.qknorm": 0.5 for dk in (16, 128, 1024)}
-    verdict = claims.evaluate(spec.name, values)
+    verdict = pages.evaluate(spec.name, values)
     assert verdict.holds
     assert set(verdict.numbers) == set(values)
-    assert not claims.evaluate(spec.name, {**values, **spec.counterexample}).holds
+    assert not pages.evaluate(spec.name, {**values, **spec.counterexample}).holds
 
 
 def test_unknown_number_is_named():
     with pytest.raises(KeyError, match=r"training\.final_loss"):
-        claims.evaluate("training.qknorm_lowest_final_loss", {})
+        pages.evaluate("training.qknorm_lowest_final_loss", {})
 
 
 def test_registering_without_counterexample_is_refused():
@@ -67,10 +69,32 @@ def test_loading_every_page_imports_no_tensorflow():
 
     code = (
         "import sys\n"
-        "from attention_explained.content import registry\n"
-        "assert registry.registered()\n"
+        "from attention_explained.content import pages\n"
+        "assert pages.registered()\n"
         "assert 'tensorflow' not in sys.modules, 'tensorflow'\n"
         "assert 'matplotlib' not in sys.modules, 'matplotlib'\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+
+
+def test_the_registry_loads_no_page_and_the_pages_load_every_page():
+    """A page module imports the registry, so the registry imports no page (a leaf); the page
+    list and the whole-site queries are in content/pages.py, which no page module imports."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from attention_explained.content import registry\n"
+        "page = 'attention_explained.content.training'\n"
+        "assert page not in sys.modules, 'registry loaded a page'\n"
+        "assert not registry.claims_so_far() and not registry.producers_so_far()\n"
+        "from attention_explained.content import pages\n"
+        "assert page not in sys.modules, 'importing pages loaded a page'\n"
+        "assert pages.registered() and page in sys.modules\n"
+        "assert registry.claims_so_far() == pages.registered()\n"
+        "assert registry.producers_so_far()\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
@@ -103,11 +127,11 @@ RATIO = claims.Claim("x.ratio", "a beats b", _ratio_beats_one, {"x.a": 0.0})
 )
 def test_a_check_that_raises_is_named_with_its_module_and_line(monkeypatch, values, error):
     """Judging stops at the claim whose check raised, and says which and where."""
-    monkeypatch.setattr(claims, "registered", lambda: {RATIO.name: RATIO})
+    monkeypatch.setattr(pages, "registered", lambda: {RATIO.name: RATIO})
     module, line = __name__, _ratio_beats_one.__code__.co_firstlineno + 1
     expected = error.format(line=line, module=re.escape(module))
     with pytest.raises(claims.ClaimCheckError) as raised:
-        claims.evaluate_all(values)
+        pages.evaluate_all(values)
     message = str(raised.value)
     assert message.startswith(f"claim 'x.ratio': its check {module}._ratio_beats_one raised ")
     assert re.search(expected, message), message

@@ -381,7 +381,7 @@ def test_mixed_hangul_and_math_lines_render_without_missing_glyphs():
 
 
 def test_alt_claims_name_registered_claims_of_known_figures():
-    from attention_explained.content import registry as claims
+    from attention_explained.content import pages as claims
     from attention_explained.figures.strings import all_alt_claims
 
     alt_claims = all_alt_claims()
@@ -396,8 +396,8 @@ def test_alt_claims_name_registered_claims_of_known_figures():
 @pytest.mark.grid  # `rendered` draws the training figures: the full grids
 def test_alt_claims_hold_on_the_real_numbers_and_fail_on_their_counterexamples(rendered):
     """``rendered`` first: the training data is then already computed in this process."""
-    from attention_explained.content import registry as claims
-    from attention_explained.content.registry import values
+    from attention_explained.content import pages as claims
+    from attention_explained.content.pages import values
     from attention_explained.figures.strings import all_alt_claims
 
     alt_claims = all_alt_claims()

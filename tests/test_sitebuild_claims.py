@@ -12,7 +12,7 @@ import json
 import pytest
 from site_build import build, make_site
 
-from attention_explained.content import registry
+from attention_explained.content import pages, registry
 from attention_explained.content.data import EXPERIMENT_LOG
 from attention_explained.sitebuild import claims
 from attention_explained.sitebuild.cache import AssetCache
@@ -77,7 +77,7 @@ def _ratio_beats_one(v):
 def test_the_judge_names_a_check_that_raises_in_one_line(tmp_path, monkeypatch, capsys):
     """The build's judge (``python -m attention_explained.sitebuild.claims``) in-process."""
     spec = registry.Claim("x.ratio", "a beats b", _ratio_beats_one, {"x.a": 0.0})
-    monkeypatch.setattr(registry, "registered", lambda: {spec.name: spec})
+    monkeypatch.setattr(pages, "registered", lambda: {spec.name: spec})
     values = tmp_path / "values.json"
     values.write_text(json.dumps({"x.a": 1.0, "x.b": 0.0}), encoding="utf-8")
     assert claims.main([str(values)]) == claims.JUDGING_FAILED

@@ -29,7 +29,7 @@ def test_no_asset_key_depends_on_the_build_layer():
         closure = GRAPH.closure([GRAPH.figure_entry(figure_id)])
         assert not any(m.startswith(SITEBUILD) for m in closure), figure_id
     assert not any(
-        m.startswith(SITEBUILD) for m in GRAPH.closure(["attention_explained.content.registry"])
+        m.startswith(SITEBUILD) for m in GRAPH.closure(["attention_explained.content.pages"])
     )
 
 

@@ -202,7 +202,7 @@ def test_pages_are_rendered_while_a_figure_is_drawn(site, tmp_path, ae_cache, pa
 def test_pages_are_rendered_while_the_numbers_are_computed(site, tmp_path, ae_cache, package_copy):
     """Numbers stale: both languages are rendered first and get the numbers afterwards,
     in their HTML and in the search index."""
-    module = package_copy / "attention_explained/content/registry.py"
+    module = package_copy / "attention_explained/content/pages.py"
     source = module.read_text(encoding="utf-8")
     root = make_site(tmp_path / "slow-numbers", ae_cache)
     head = "def compute() -> dict[str, str]:\n"

@@ -28,7 +28,8 @@ read any page's numbers. The build fails on a marker whose claim is unknown or f
 tests feed each claim its counterexample. Editing a claim's check re-judges the claims over the
 cached numbers and reruns no experiment (the numbers' cache key leaves the ``@claim``
 functions out); editing a number's code reruns what it needs. A new page also adds its module
-to :func:`registry.load_pages`.
+to :func:`pages.load_pages` (``content/pages.py``: no page module imports it, since a page
+module imports only the registry, a leaf, so there is no import circle).
 
 This package imports nothing on import, so figures can import ``content.data`` cheaply.
 """

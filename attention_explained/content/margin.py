@@ -11,7 +11,8 @@ This treats every check as a black box, so it needs nothing from the checks them
 cannot disagree with them. It is a local measure: it says how close the numbers are to the
 nearest edge, not how likely a rerun is to cross it (that is what ``claims --rerun`` tests).
 
-Content layer: reads the claim registry; imports neither matplotlib nor MkDocs.
+Content layer: judges the claims through :mod:`attention_explained.content.pages` (which
+loads every page); imports neither matplotlib nor MkDocs.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
-from attention_explained.content import registry as claims
+from attention_explained.content import pages as claims
 
 LIMIT = 1.0  # search moves of up to 100 % of a number's size
 _STEPS = 30  # bisection steps: ε to within LIMIT / 2**30

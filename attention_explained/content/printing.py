@@ -2,8 +2,9 @@
 rule that a printed number agrees with the rerun at its printed digits.
 
 Kept apart from :mod:`attention_explained.content.registry` so that a figure that prints a
-number like the prose imports only this, and its cache key does not cover every page module
-(the registry loads them all) and with them every claim.
+number like the prose imports only this, and its cache key covers how a number prints and
+none of the registry's claim machinery. (Every page module, and with them every claim, is
+loaded by :mod:`attention_explained.content.pages`, which nothing a figure imports reaches.)
 """
 
 from __future__ import annotations

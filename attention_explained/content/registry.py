@@ -1,21 +1,21 @@
 """The registry every page module writes into: its numbers (``@numbers``) and claims (``@claim``).
 
-:func:`compute` and :func:`values` run every registered number producer once per process;
-:func:`evaluate_all` judges every registered claim over the values. Both load the page modules
-first (:func:`load_pages`), so a caller never has to know which page holds what.
+A leaf: it imports no page module, so every page module can import it. What a page needs is
+here: the types (:class:`Number`, :class:`Spread`, :class:`Claim`, :class:`Verdict`), the two
+decorators that register a page's number producers and claims in this module's tables, and
+helpers that take the values as arguments (:func:`lo`, :func:`hi`, :func:`spread_reads`, …).
+The whole-site queries, which need every page loaded first (the numbers, the values, every
+registered claim and its verdict), are in :mod:`attention_explained.content.pages`, which also
+lists the page modules.
 
-Content layer: imports neither matplotlib nor MkDocs (the producers import TensorFlow lazily).
+Content layer: imports neither matplotlib nor MkDocs.
 """
 
 from __future__ import annotations
 
 import math
-import traceback
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import cache
-from typing import Any
 
 from attention_explained.content.printing import (  # noqa: F401  (the page modules' names)
     MINUS,
@@ -78,41 +78,10 @@ def numbers(produce: Producer) -> Producer:
     return produce
 
 
-def load_pages() -> None:
-    """Import every page module, so that all numbers and claims are registered.
-
-    A new page adds its module here (the only line outside the page that a new page needs).
-    """
-    from attention_explained.content import (  # noqa: F401
-        after_training,
-        beyond,
-        explorer,
-        figures,
-        gradients,
-        index,
-        initialisation,
-        multi_head,
-        notebook_heatmaps,
-        notebook_sweep_and_keras,
-        saturation,
-        scaled_dot_product,
-        shared,
-        training,
-    )
-
-
-def measure() -> dict[str, str]:
-    """Every registered number, by name (sorted), run once per process and per run: the
-    build's, or the independent rerun's (:mod:`attention_explained.runs`)."""
-    from attention_explained import runs
-
-    return _measure(runs.current())
-
-
-@cache
-def _measure(run) -> dict[str, str]:
-    load_pages()
-    return run_producers(_PRODUCERS)
+def producers_so_far() -> list[Producer]:
+    """The number producers registered so far, in order: those of the page modules imported
+    by now (:func:`attention_explained.content.pages.measure` loads every page first)."""
+    return list(_PRODUCERS)
 
 
 def run_producers(producers: list[Producer]) -> dict[str, str]:
@@ -129,42 +98,19 @@ def run_producers(producers: list[Producer]) -> dict[str, str]:
     return dict(sorted(out.items()))
 
 
-measure.cache_clear = _measure.cache_clear  # type: ignore[attr-defined]  # both runs
-
-
-def compute() -> dict[str, str]:
-    """All named numbers, already formatted for the prose (Unicode minus, fixed decimals)."""
-    return {name: str(text) for name, text in measure().items()}
-
-
-LOW, HIGH = ":low", ":high"  # a Spread's per-seed extremes, as values() names them
+LOW, HIGH = ":low", ":high"  # a Spread's per-seed extremes, as pages.values() names them
 
 
 def low(name: str) -> str:
-    """The name under which :func:`values` holds the smallest single-seed value of the
-    :class:`Spread` ``name``: what a claim about "every seed" reads (``v[low(name)] > 10``)."""
+    """The name under which :func:`attention_explained.content.pages.values` holds the
+    smallest single-seed value of the :class:`Spread` ``name``: what a claim about "every
+    seed" reads (``v[low(name)] > 10``)."""
     return name + LOW
 
 
 def high(name: str) -> str:
     """The name of the largest single-seed value of the :class:`Spread` ``name``."""
     return name + HIGH
-
-
-def values() -> dict[str, float]:
-    """The same names as :func:`compute`, unrounded: what the claims are checked against.
-
-    A :class:`Spread` (a number measured on several seeds, printed as its range) adds its
-    per-seed extremes as :func:`low` and :func:`high`; its own name holds the value its
-    sentence is about (a median, say), which a threshold check must not read
-    (:func:`median_reads`, tests/test_content_claims.py).
-    """
-    out: dict[str, float] = {}
-    for name, text in measure().items():
-        out[name] = text.value if isinstance(text, Number) else float(text)
-        if isinstance(text, Spread):
-            out[low(name)], out[high(name)] = text.low, text.high
-    return out
 
 
 def lo(v: Mapping[str, float], name: str) -> float:
@@ -194,22 +140,10 @@ def is_spread(name: str, values: Mapping[str, float]) -> bool:
     return low(name) in values and high(name) in values
 
 
-def median_reads(name: str, values: Mapping[str, float]) -> list[str]:
-    """The :class:`Spread` central values (medians, means over seeds) that claim ``name``
-    reads on ``values``, unless the claim says why it may (``median_because``).
-
-    A sentence beside a printed range reads as "on every seed", so its check compares the
-    per-seed extremes (:func:`low`, :func:`high`) with the bound, not the median. A Spread
-    every seed gives the same value (a setting, ``log n``) may be read as it is.
-    """
-    spec = registered()[name]
-    return [] if spec.median_because else spread_reads(spec.check, values)
-
-
 def spread_reads(check: Check, values: Mapping[str, float]) -> list[str]:
     """The names of :class:`Spread` central values ``check`` reads on ``values`` (sorted),
     leaving out those every seed gives the same (their extremes equal)."""
-    reading = _Reading(values)
+    reading = Reading(values)
     check(reading)
     return sorted(
         n for n in reading.read if is_spread(n, values) and values[low(n)] != values[high(n)]
@@ -254,7 +188,7 @@ def claim(
 
     ``median_because`` lets the check read a :class:`Spread`'s median (or mean) and says why:
     only for a sentence about that central value (a median curve, a pick on it), never for a
-    threshold beside a printed range (:func:`median_reads`).
+    threshold beside a printed range (:func:`attention_explained.content.pages.median_reads`).
     """
 
     def register(check: Check) -> Check:
@@ -280,13 +214,13 @@ def with_extremes(counterexample: Mapping[str, float]) -> dict[str, float]:
     return out
 
 
-def registered() -> dict[str, Claim]:
-    """Every claim of every page, by name."""
-    load_pages()
+def claims_so_far() -> dict[str, Claim]:
+    """The claims registered so far, by name: those of the page modules imported by now
+    (:func:`attention_explained.content.pages.registered` loads every page first)."""
     return dict(_CLAIMS)
 
 
-class _Reading(Mapping[str, float]):
+class Reading(Mapping[str, float]):
     """The values, recording which names a check reads (so errors can show them)."""
 
     def __init__(self, values: Mapping[str, float]):
@@ -307,53 +241,7 @@ class _Reading(Mapping[str, float]):
         return len(self._values)
 
 
-def evaluate(name: str, values: Mapping[str, float]) -> Verdict:
-    """Run one check; a check that reads an unknown number raises ``KeyError``."""
-    spec = registered()[name]
-    reading = _Reading(values)
-    holds = bool(spec.check(reading))
-    return Verdict(holds, spec.statement, dict(reading.read))
-
-
 class ClaimCheckError(RuntimeError):
     """A claim's check raised instead of judging. The message names the claim, its check's
-    module and line, and the error: what a build or ``claims`` prints, without a traceback."""
-
-
-@contextmanager
-def judging(name: str) -> Iterator[None]:
-    """Turn an error raised while claim ``name`` is judged into a :class:`ClaimCheckError`."""
-    try:
-        yield
-    except ClaimCheckError:
-        raise
-    except Exception as exc:
-        check = registered()[name].check
-        module = getattr(check, "__module__", None) or "?"
-        where = f"{module}.{getattr(check, '__qualname__', repr(check))}"
-        code = getattr(check, "__code__", None)
-        lines = [
-            frame.lineno
-            for frame in traceback.extract_tb(exc.__traceback__)
-            if code is not None and frame.filename == code.co_filename
-        ]
-        at = f" at line {lines[-1]} of {module}" if lines else ""
-        said = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
-        raise ClaimCheckError(
-            f"claim {name!r}: its check {where} raised {type(exc).__name__}{at}: {said}"
-        ) from exc
-
-
-def evaluate_all(values: Mapping[str, float]) -> dict[str, dict[str, Any]]:
-    """Every registered claim's verdict, as JSON-ready dicts keyed by name; a check that
-    raises stops it with a :class:`ClaimCheckError` naming the claim."""
-    out = {}
-    for name in sorted(registered()):
-        with judging(name):
-            verdict = evaluate(name, values)
-        out[name] = {
-            "holds": verdict.holds,
-            "statement": verdict.statement,
-            "numbers": verdict.numbers,
-        }
-    return out
+    module and line, and the error: what a build or ``claims`` prints, without a traceback
+    (raised by :func:`attention_explained.content.pages.judging`)."""

@@ -67,7 +67,7 @@ def rows(
 ) -> tuple[list[Row], list[str]]:
     """A row per registered claim, and the problems: unknown markers, claims stated nowhere."""
     from attention_explained.content import margin as claim_margin
-    from attention_explained.content import registry as claims
+    from attention_explained.content import pages as claims
 
     registered = claims.registered()
     pages, figures = where_stated(docs, alt_claims)

@@ -25,7 +25,7 @@ def claim_failures(
 ) -> list[str]:
     """Why each claim in ``names`` is unknown or false, with the numbers it was judged on.
 
-    ``verdicts`` is what :func:`attention_explained.content.registry.evaluate_all` returned;
+    ``verdicts`` is what :func:`attention_explained.content.pages.evaluate_all` returned;
     ``known`` lists the known claims in the message about an unknown one.
     """
     failures = []
@@ -99,7 +99,8 @@ def main(argv: list[str] | None = None) -> int:
 
     A check that raises is reported on stderr in one line naming the claim and its check's
     module (exit code ``JUDGING_FAILED``); any other failure keeps its traceback."""
-    from attention_explained.content.registry import ClaimCheckError, evaluate_all
+    from attention_explained.content.pages import evaluate_all
+    from attention_explained.content.registry import ClaimCheckError
 
     (values_path,) = sys.argv[1:] if argv is None else argv
     values = json.loads(Path(values_path).read_text(encoding="utf-8"))

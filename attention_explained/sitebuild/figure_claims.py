@@ -23,7 +23,7 @@ def check_alt_claims(
 ) -> None:
     """Raise :class:`ClaimError` if a claim of ``figure_id``'s alt text is unknown or false.
 
-    ``verdicts`` is what :func:`attention_explained.content.registry.evaluate_all` returned.
+    ``verdicts`` is what :func:`attention_explained.content.pages.evaluate_all` returned.
     """
     if alt_claims is None:
         from attention_explained.figures.strings import alt_claims as claims_of

@@ -40,11 +40,13 @@ FIGURES_PACKAGE = f"{PACKAGE}.figures."
 STRINGS_MODULE = f"{PACKAGE}.figures.strings"
 FIGURE_REGISTRY = f"{PACKAGE}.figures.registry"
 # What the worker's data job calls: the prose numbers and the explorer's reference values
-# (see sitebuild.worker.make_data). Its key leaves out the claims (``@claim`` functions of the
-# content modules); the claims' verdicts have their own key over the numbers' key and the
-# content modules in full (CLAIM_ENTRIES), so editing a claim reruns no experiment.
-DATA_ENTRIES = (f"{PACKAGE}.content.registry", f"{PACKAGE}.explorer")
-CLAIM_ENTRIES = (f"{PACKAGE}.content.registry",)
+# (see sitebuild.worker.make_data). ``content.pages`` lists every page module (its
+# ``load_pages``), so its closure holds them all and the registry they write into. The numbers'
+# key leaves out the claims (``@claim`` functions of the content modules); the claims' verdicts
+# have their own key over the numbers' key and the content modules in full (CLAIM_ENTRIES), so
+# editing a claim reruns no experiment.
+DATA_ENTRIES = (f"{PACKAGE}.content.pages", f"{PACKAGE}.explorer")
+CLAIM_ENTRIES = (f"{PACKAGE}.content.pages",)
 CONTENT_PACKAGE = f"{PACKAGE}.content."
 
 

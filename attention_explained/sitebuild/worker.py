@@ -179,7 +179,7 @@ def make_data(out: Path) -> None:
     """The prose numbers (as printed, and unrounded for the claims) and the explorer's
     reference values. The claims are judged over them apart (``sitebuild.claims``)."""
     from attention_explained.content import data as experiments
-    from attention_explained.content.registry import compute, values
+    from attention_explained.content.pages import compute, values
     from attention_explained.explorer import reference_cases
     from attention_explained.sitebuild.cache import EXPLORER, NUMBERS, VALUES
 
