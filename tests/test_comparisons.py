@@ -330,7 +330,6 @@ PRINTED: dict[str, tuple[str, Callable[[P], bool], tuple[str, ...]]] = {
 # claim → why its comparison word compares no two printed values
 NOT_PRINTED = {
     "after.exercise.best_lr_ratio": "'3배 간격' describes the grid of learning rates",
-    "after.exercise.two_point_slope": "the two-point estimate itself is not printed",
     "after.low_entropy_in_good_runs": "the entropies below 0.2 nats are not printed there",
     "after.low_lr_undertrained_small_dk": "the losses are in the table, not in the sentence",
     "after.sqrt_logits_larger_at_large_dk": "'세 배 간격' is the grid; the logits: a figure",
