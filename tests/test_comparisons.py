@@ -342,7 +342,6 @@ NOT_PRINTED = {
     "init.figure": "the levels 3, 1 and 1/2 are read off the figure; no printed number compared",
     "init.torch_half": "the uniform weight is not printed in that sentence (claim: below 3/n)",
     "multi-head.exercise.dmodel_divisor_flattens": "the logit gap (못 미치고) is not printed",
-    "saturation.heatmap_panels": "'below each panel' is a place",
     "scaled-dot-product.exercise.narrow_variance": "no comparison: '×' and 'times' of a derivation",
     "training.dk_never_below_d_model": "d_k against d_model: settings, not measured values",
     "training.equivalence_adam_quarter": "the Adam-with-√d_k gap ('over 10%') is not printed",

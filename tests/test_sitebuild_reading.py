@@ -11,7 +11,13 @@ from attention_explained.sitebuild import reading
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 # The reading-path box's short path: home → scaled-dot-product → saturation → gradients.
 SHORT_PATH = ("index", "scaled-dot-product", "saturation", "gradients")
-SHORT_PATH_MINUTES = 15
+# The box promises about 15 minutes to a learner reading closely. The estimator's pace is a
+# fluent reader's: a junior reader took 21–24 minutes over a path it put at 15, so the
+# estimate must stay near 10 for the promise to hold. The exact total is held to 10.5
+# minutes; the printed minutes, each rounded half up, may add up to half a minute more a page
+# in the worst case, and are held to 11.
+SHORT_PATH_MINUTES = 10.5
+SHORT_PATH_PRINTED_MINUTES = 11
 
 
 def source(page: str, lang: str) -> str:
@@ -125,8 +131,8 @@ def test_the_glossary_states_the_rule_the_code_uses():
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
-def test_the_short_path_takes_at_most_15_minutes(lang):
+def test_the_short_path_stays_near_10_estimated_minutes(lang):
     minutes = {page: reading.reading_time(source(page, lang), lang) for page in SHORT_PATH}
     exact = sum(reading.reading_seconds(source(page, lang), lang) for page in SHORT_PATH) / 60
-    assert sum(minutes.values()) <= SHORT_PATH_MINUTES, (lang, minutes)
+    assert sum(minutes.values()) <= SHORT_PATH_PRINTED_MINUTES, (lang, minutes)
     assert exact <= SHORT_PATH_MINUTES, (lang, exact)
