@@ -1,4 +1,4 @@
-"""Main text that reads fast (sitebuild/prose.py): hedges, glosses, bare links in parentheses.
+"""Main text that reads fast (lint/prose.py): hedges, glosses, bare links in parentheses.
 
 Every page in both languages. The checks read the main text (``reading.main_text``: outside
 folded blocks and code), except the gloss check, which reads the page in source order.
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from attention_explained.sitebuild import prose
+from attention_explained.lint import prose
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 PAGES = sorted(p.name for p in DOCS.glob("*.md"))
