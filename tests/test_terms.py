@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from attention_explained.lint import pages
 from attention_explained.lint.terms import (
     ENGLISH_NOTE_SYMBOL,
     all_violations,
@@ -28,7 +29,6 @@ from attention_explained.lint.text import (
     CONFIG,
     DOCS,
     FIGURES,
-    HANGUL,
     PDF_COVER,
     Line,
     all_config_lines,
@@ -39,7 +39,6 @@ from attention_explained.lint.text import (
     figure_strings,
     korean_pages,
     markdown_lines,
-    source_text_lines,
 )
 from attention_explained.sitebuild.search import kiwi_analyser
 from attention_explained.sitebuild.terms import Term, load_term_sheet
@@ -204,6 +203,24 @@ def test_calques_are_caught(tmp_path):
     assert _line_numbers(calque_violations(markdown_lines(page))) == ["1", "2", "3", "4"]
 
 
+def test_glossary_check_names_the_row_that_lacks_a_variant(tmp_path, terms):
+    listed = [t for t in terms if t.variants]
+    dot = next(t for t in listed if t.term == "내적")
+    rows = [
+        f"| {t.term} | {', '.join(t.variants[:-1] if t is dot else t.variants)} |" for t in listed
+    ]
+    glossary = tmp_path / "glossary.md"
+    glossary.write_text("| 용어 | 다른 표기 |\n|---|---|\n" + "\n".join(rows) + "\n")
+    row = 3 + listed.index(dot)
+    assert glossary_violations(glossary, terms) == [
+        f"{glossary}:{row}: row '내적' lacks ['{dot.variants[-1]}']"
+    ]
+    glossary.write_text("| 용어 | 다른 표기 |\n|---|---|\n" + "\n".join(rows[2:]) + "\n")
+    assert [p.split(": ", 1)[1] for p in glossary_violations(glossary, terms)] == [
+        f"no row for '{t.term}'" for t in listed[:2]
+    ]
+
+
 def test_mkdocs_nav_labels_are_read(tmp_path, terms, analyse):
     config = tmp_path / "mkdocs.yml"
     config.write_text(
@@ -219,26 +236,21 @@ def test_mkdocs_nav_labels_are_read(tmp_path, terms, analyse):
 
 
 def test_korean_pages_use_only_sheet_terms(terms, analyse):
-    problems = []
-    for page in korean_pages():
-        if page == GLOSSARY:
-            continue
-        problems += all_violations(markdown_lines(page), terms, analyse)
+    assert GLOSSARY in korean_pages() and len(korean_pages()) > 10, "Korean pages not read"
+    problems = pages.korean_page_problems(terms, analyse)
     assert not problems, "\n".join(problems)
 
 
 def test_korean_glossary_writes_d_k_for_the_head_dimension():
     """The glossary may list the variants, so only its notation is checked."""
-    problems = notation_violations(markdown_lines(GLOSSARY))
+    problems = pages.glossary_notation_problems()
     assert not problems, "\n".join(problems)
 
 
 def test_english_pages_write_d_k_for_the_head_dimension():
-    pages = english_pages()
-    assert len(pages) > 10 and DOCS / "note.en.md" in pages, pages
-    problems = []
-    for page in pages:
-        problems += notation_violations(markdown_lines(page), patterns=ENGLISH_NOTE_SYMBOL)
+    read = english_pages()
+    assert len(read) > 10 and DOCS / "note.en.md" in read, read
+    problems = pages.english_page_problems()
     assert not problems, "\n".join(problems)
 
 
@@ -247,34 +259,31 @@ def test_english_figure_strings_and_titles_write_d_k_for_the_head_dimension():
     assert len({line.path for line in lines}) > 10, f"figure modules under {FIGURES} not read"
     config = all_config_lines()
     assert {line.path for line in config} == {CONFIG} and len(config) > 10, "mkdocs.yml not read"
-    problems = notation_violations(lines + config, prose=False, patterns=ENGLISH_NOTE_SYMBOL)
+    problems = pages.english_figure_and_title_problems()
     assert not problems, "\n".join(problems)
 
 
 def test_korean_figure_strings_use_only_sheet_terms(terms, analyse):
     lines = all_figure_strings()  # each figure module holds its own strings
     assert len({line.path for line in lines}) > 10, f"figure modules under {FIGURES} not read"
-    problems = all_violations(lines, terms, analyse, prose=False)
+    problems = pages.korean_figure_problems(terms, analyse)
     assert not problems, "\n".join(problems)
 
 
 def test_korean_nav_and_titles_use_only_sheet_terms(terms, analyse):
-    problems = all_violations(config_lines(), terms, analyse, prose=False)
+    assert len(config_lines()) > 10, "mkdocs.yml's Korean lines not read"
+    problems = pages.korean_title_problems(terms, analyse)
     assert not problems, "\n".join(problems)
 
 
 def test_english_glosses_once_per_page():
-    problems = []
-    for page in korean_pages():
-        if page == GLOSSARY:
-            continue
-        problems += gloss_violations(markdown_lines(page))
+    problems = pages.repeated_gloss_problems()
     assert not problems, "\n".join(problems)
 
 
 def test_glossary_lists_every_variant_as_a_synonym_of_its_term(terms):
     """Search maps each variant to its term: the glossary row of the term lists them all."""
-    problems = glossary_violations(GLOSSARY, terms)
+    problems = pages.glossary_row_problems(terms)
     assert not problems, "\n".join(problems)
 
 
@@ -290,24 +299,19 @@ def test_divisor_check_catches_sigma_squared(tmp_path):
 
 
 def test_one_divisor_notation_everywhere_text_lives():
-    lines = every_text_line()
-    read = {line.path for line in lines}
+    read = {line.path for line in every_text_line()}
     assert PDF_COVER in read and any(p.suffix == ".js" for p in read), "sources not read"
     assert any(p.suffix == ".html" for p in read), "template overrides not read"
-    problems = divisor_violations(lines)
+    problems = pages.divisor_problems()
     assert not problems, "\n".join(problems)
 
 
 def test_scripts_templates_and_pdf_cover_use_only_sheet_terms(terms, analyse):
     """Korean strings outside the pages: the explorer, search, the overrides, the PDF cover."""
-    # The search worker's Korean is its own documentation of the variants (폭, 층): not read.
-    lines = [
-        line
-        for line in source_text_lines()
-        if HANGUL.search(line.text) and "workers" not in line.path.parts
-    ]
+    lines = pages.korean_script_lines()
     assert any(line.path.suffix == ".js" for line in lines), "no Korean script strings read"
-    problems = variant_violations(lines, terms) + word_violations(lines, terms, analyse)
+    assert not any("workers" in line.path.parts for line in lines), "the search worker read"
+    problems = pages.script_problems(terms, analyse)
     assert not problems, "\n".join(problems)
 
 

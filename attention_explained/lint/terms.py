@@ -25,7 +25,7 @@ import re
 from itertools import pairwise
 from pathlib import Path
 
-from attention_explained.lint.text import DOCS, Line, blank
+from attention_explained.lint.text import DOCS, Line, blank, where
 from attention_explained.sitebuild.terms import Term
 
 # The page that sets out the study note claim by claim may quote the note's own symbol d.
@@ -245,14 +245,16 @@ def embedding_violations(lines: list[Line]) -> list[str]:
     ]
 
 
-def all_violations(lines: list[Line], terms: list[Term], analyse, *, prose=True) -> list[str]:
+def all_violations(
+    lines: list[Line], terms: list[Term], analyse, *, prose=True, exempt=NOTE_PAGES
+) -> list[str]:
     """Every term sheet check of Korean text (the gloss check is the pages' own)."""
     return (
         variant_violations(lines, terms)
         + embedding_violations(lines)
         + word_violations(lines, terms, analyse)
         + spacing_violations(lines, analyse)
-        + notation_violations(lines, prose=prose)
+        + notation_violations(lines, prose=prose, exempt=exempt)
         + parameter_violations(lines)
         + calque_violations(lines)
     )
@@ -278,7 +280,6 @@ def glossary_violations(glossary: Path, terms: list[Term]) -> list[str]:
         for number, line in enumerate(glossary.read_text(encoding="utf-8").splitlines(), 1)
         if "|" in line
     ]
-    where = Line(glossary, 1, "").where().rsplit(":", 1)[0]
     problems = []
     for term in terms:
         if not term.variants:
@@ -287,10 +288,12 @@ def glossary_violations(glossary: Path, terms: list[Term]) -> list[str]:
             ((n, r) for n, r in rows if r.split("|")[1].strip().startswith(term.term)), None
         )
         if found is None:
-            problems.append(f"{where}:{rows[0][0] if rows else 1}: no row for '{term.term}'")
+            problems.append(
+                f"{where(glossary, rows[0][0] if rows else 1)}: no row for '{term.term}'"
+            )
             continue
         number, row = found
         missing = [v for v in term.variants if v not in row]
         if missing:
-            problems.append(f"{where}:{number}: row '{term.term}' lacks {missing}")
+            problems.append(f"{where(glossary, number)}: row '{term.term}' lacks {missing}")
     return problems

@@ -40,9 +40,13 @@ class Line:
     text: str  # code, comments and link targets blanked out (same length)
 
     def where(self) -> str:
-        """``path:line``, the path relative to the repository when it lies inside it."""
-        path = self.path.relative_to(ROOT) if self.path.is_relative_to(ROOT) else self.path
-        return f"{path}:{self.number}"
+        return where(self.path, self.number)
+
+
+def where(path: Path, number: int) -> str:
+    """``path:line``, the path relative to the repository when it lies inside it."""
+    path = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+    return f"{path}:{number}"
 
 
 def blank(pattern: re.Pattern, text: str) -> str:
