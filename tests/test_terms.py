@@ -8,8 +8,11 @@ the line and the term to use instead.
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
+from attention_explained.cli import main
 from attention_explained.lint import pages
 from attention_explained.lint.terms import (
     ENGLISH_NOTE_SYMBOL,
@@ -328,3 +331,46 @@ def test_raw_logit_and_weight_decay_have_one_name(tmp_path, terms, analyse):
     )
     problems = all_violations(markdown_lines(page), terms, analyse)
     assert sorted(_line_numbers(problems)) == ["3", "5", "7"], problems
+
+
+# -- the command: python -m attention_explained lint ---------------------------------------
+# In this process, after the tests above: Kiwi is loaded once and each line analysed once.
+
+
+def test_lint_pages_finds_nothing_on_the_site(capsys):
+    code = main(["lint", "--pages"])
+    out, err = capsys.readouterr()
+    assert code == 0, out + err
+    (summary,) = out.splitlines()
+    assert summary.startswith("pages: 0 problems in "), summary
+    assert int(summary.split(" in ")[1].split()[0]) > 60, summary  # every place was read
+
+
+def test_lint_pages_names_each_culprit_of_a_broken_copy(tmp_path, capsys):
+    docs = tmp_path / "docs"
+    shutil.copytree(DOCS, docs)
+    page = docs / "gradients.md"
+    text = page.read_text(encoding="utf-8")
+    page.write_text(text + "\n그래디언트가 사라집니다.\n", encoding="utf-8")
+    script = docs / "assets" / "javascripts" / "explorer.js"
+    script.write_text(script.read_text(encoding="utf-8") + '// "여러 층으로"\n', encoding="utf-8")
+    code = main(["lint", "--pages", "--docs", str(docs)])
+    out, err = capsys.readouterr()
+    assert code == 1, out + err
+    *problems, summary = out.splitlines()
+    assert problems == [
+        f"{script}:{len(script.read_text(encoding='utf-8').splitlines())}: '층' is ruled out "
+        "by the term sheet; write '레이어'",
+        f"{page}:{len(text.splitlines()) + 2}: '그래디언트' is ruled out by the term sheet; "
+        "write '기울기'",
+    ], out
+    assert summary.startswith("pages: 2 problems in "), summary
+
+
+def test_lint_alone_checks_the_imports_and_the_pages(capsys):
+    code = main(["lint"])
+    out, err = capsys.readouterr()
+    assert code == 0, out + err
+    lines = out.splitlines()
+    assert lines[-2].endswith(" modules, 0 import circles"), lines[-2:]
+    assert lines[-1].startswith("pages: 0 problems in "), lines[-1]
