@@ -4,8 +4,9 @@
 
 A hedge ("probably", "아마") or a qualifier ("roughly", "대략", "거의") tells the reader that a
 statement is less than exact. Where that is the finding, keep it; everywhere else it slows the
-reading. ``tests/test_prose.py`` holds every page's main text (``reading.main_text``: outside
-folded blocks and code) to at most ``MAX_PER_1000`` per 1,000 characters in both languages.
+reading. ``python -m attention_explained lint --pages`` and ``tests/test_prose.py`` hold every
+page's main text (``reading.main_text``: outside folded blocks and code) to at most
+``MAX_PER_1000`` per 1,000 characters in both languages.
 
 The lists are explicit so that they can be reviewed by reading them. Each entry is a regular
 expression and a note of what it catches; a Korean entry matches inside a word only where the
