@@ -19,7 +19,7 @@ help:
 	@echo "make build-properdocs  the same build with ProperDocs, into site-properdocs/"
 	@echo "make test    lint + the full test suite (unit, fixture site, built site, browser)"
 	@echo "make test-fast lint + every test without a site build, browser, venv or full grid (< 1 min)"
-	@echo "make lint    ruff only"
+	@echo "make lint    ruff, then the content linters (python -m attention_explained lint --pages)"
 	@echo "make figures render every figure variant into .cache/cli-figures/"
 	@echo "make bench   time the build against the study note's script (benchmarks/)"
 	@echo "make pdf     print the PDF edition of each language from site/ into site/pdf/"
@@ -60,9 +60,12 @@ build: $(STAMP)
 build-properdocs: $(STAMP)
 	$(PY) -m properdocs build --strict -f mkdocs.yml --site-dir site-properdocs
 
+# The content linters (term sheet, notation, prose) after ruff: about 3 s of CPU, most of it
+# Kiwi reading the Korean lines (tests/test_terms.py runs the same command).
 lint: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	$(PY) -m attention_explained lint --pages
 
 # --durations: the slowest tests are printed at the end of every run (CI's log too).
 test: lint

@@ -19,8 +19,12 @@ Compute what the attention_explained site shows.
   claims    print every claim: where it is stated, whether it holds, its margin
             (--rerun: on an independent rerun, other seeds and float64; exits 1 if
             any claim fails)
-  lint      check the code and the pages (--imports: print the package's import
-            graph and exit 1 if it has an import circle)
+  lint      check the code and the pages, with no build; with no option, both
+            (--imports: print the package's import graph, exit 1 if it has an import
+            circle; --pages: the content checks (term sheet, d_k notation, hedges,
+            glosses, ...) over the pages, notebooks, figure strings, nav labels, scripts,
+            templates and PDF cover, one problem a line as path:line: message, exit 1
+            if any; --docs DIR: check these pages instead of the repository's docs/)
 
 Examples:
   python -m attention_explained figures --list
@@ -28,7 +32,9 @@ Examples:
   python -m attention_explained figures --out /tmp/fig --only logit-variance temperature
   python -m attention_explained numbers
   python -m attention_explained claims --rerun
+  python -m attention_explained lint
   python -m attention_explained lint --imports
+  python -m attention_explained lint --pages --docs /tmp/docs-copy
 """
 
 
@@ -88,23 +94,52 @@ def _parser() -> argparse.ArgumentParser:
     lint = commands.add_parser(
         "lint",
         help="check the code and the pages",
-        description="Checks that need no build. --imports prints the package's import graph "
-        "(one module a line: module -> what it imports, lazy imports included), then one line "
-        "per import circle; exits 1 if there is one.",
+        description="Checks that need no build; with neither --imports nor --pages, both. "
+        "--imports prints the package's import graph (one module a line: module -> what it "
+        "imports, lazy imports included), then one line per import circle. --pages runs every "
+        "content check of attention_explained.lint (the Korean term sheet in CONTRIBUTING.md, "
+        "the head dimension's notation, the unit-variance divisor, hedges, bare links and "
+        "glosses) over the pages and notebooks, the figure strings, mkdocs.yml, the scripts, "
+        "the template overrides and the PDF cover, and prints each problem as "
+        "'path:line: message', then a one-line summary. Exits 1 if there is a circle or a "
+        "problem.",
     )
     lint.add_argument("--imports", action="store_true", help="the import graph and its circles")
+    lint.add_argument(
+        "--pages", action="store_true", help="the content checks (term sheet, notation, prose)"
+    )
+    lint.add_argument(
+        "--docs",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="the pages to check with --pages (default: the repository's docs/); the figure "
+        "strings, mkdocs.yml, templates and PDF cover are the repository's",
+    )
     return parser
 
 
 def _lint(args, parser) -> int:
-    if not args.imports:
-        parser.error("lint: say what to check (--imports)")
-    from attention_explained import import_graph
+    everything = not (args.imports or args.pages)
+    if args.docs is not None and not (args.pages or everything):
+        parser.error("lint: --docs DIR is for --pages")
+    failed = False
+    if args.imports or everything:
+        from attention_explained import import_graph
 
-    graph = import_graph.edges()
-    for line in import_graph.report(graph):
-        print(line)
-    return 1 if import_graph.circles(graph) else 0
+        graph = import_graph.edges()
+        for line in import_graph.report(graph):
+            print(line)
+        failed |= bool(import_graph.circles(graph))
+    if args.pages or everything:
+        from attention_explained.lint import pages
+
+        report = pages.check() if args.docs is None else pages.check(args.docs)
+        for problem in report.problems:
+            print(problem)
+        print(report.summary())
+        failed |= bool(report.problems)
+    return 1 if failed else 0
 
 
 def _figures(args, parser) -> int:

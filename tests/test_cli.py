@@ -23,7 +23,7 @@ def run(*args: str) -> subprocess.CompletedProcess:
 def test_help_explains_the_commands():
     result = run("--help")
     assert result.returncode == 0
-    for word in ("figures", "numbers", "--list", "--lang", "--only"):
+    for word in ("figures", "numbers", "--list", "--lang", "--only", "lint --pages"):
         assert word in result.stdout
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from attention_explained.sitebuild import prose
+from attention_explained.lint import prose
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 Bounds = tuple[float, float]

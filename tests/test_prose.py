@@ -1,4 +1,4 @@
-"""Main text that reads fast (sitebuild/prose.py): hedges, glosses, bare links in parentheses.
+"""Main text that reads fast (lint/prose.py): hedges, glosses, bare links in parentheses.
 
 Every page in both languages. The checks read the main text (``reading.main_text``: outside
 folded blocks and code), except the gloss check, which reads the page in source order.
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from attention_explained.sitebuild import prose
+from attention_explained.lint import prose
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 PAGES = sorted(p.name for p in DOCS.glob("*.md"))
@@ -22,21 +22,20 @@ def lang_of(name: str) -> str:
 
 @pytest.mark.parametrize("name", PAGES)
 def test_at_most_three_hedges_per_1000_characters_of_main_text(name):
-    density, found = prose.hedge_density((DOCS / name).read_text("utf-8"), lang_of(name))
-    listed = "\n".join(f"  …{context}…  ({note})" for context, note in found)
-    assert density <= prose.MAX_PER_1000, f"docs/{name}: {density:.2f} per 1,000\n{listed}"
+    problems = prose.hedge_problems(DOCS / name)
+    assert not problems, "\n".join(problems)
 
 
 @pytest.mark.parametrize("name", PAGES)
 def test_no_bare_link_in_parentheses(name):
-    found = prose.bare_links((DOCS / name).read_text("utf-8"))
-    assert not found, f"docs/{name}: write the link into the sentence: {found}"
+    problems = prose.bare_link_problems(DOCS / name)
+    assert not problems, "\n".join(problems)
 
 
 @pytest.mark.parametrize("name", [n for n in PAGES if lang_of(n) == "ko" and n != "glossary.md"])
 def test_an_english_gloss_stands_at_the_terms_first_use(name):
-    late = prose.late_glosses((DOCS / name).read_text("utf-8"))
-    assert not late, f"docs/{name}: gloss after an earlier use of the term: {late}"
+    problems = prose.late_gloss_problems(DOCS / name)
+    assert not problems, "\n".join(problems)
 
 
 # -- the checks can fail -----------------------------------------------------------------------
@@ -99,3 +98,20 @@ def test_a_gloss_after_the_terms_first_use_is_caught():
 def test_a_comparison_is_read_in_the_words_not_in_a_number_s_name(lang, sentence, compares):
     found = prose.comparisons(sentence + "\n", lang)
     assert [c.claim for c in found] == (["c"] if compares else [])
+
+
+def test_problems_name_the_page_and_the_line(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text(
+        "# 소프트맥스\n\n분산은 9입니다([왜](a.md)).\n\n"
+        "소프트맥스를 씁니다. 소프트맥스(softmax)는 대략 아마 거의 같습니다.\n",
+        encoding="utf-8",
+    )
+    (hedged,) = prose.hedge_problems(page)
+    assert hedged.startswith(f"{page}:1: ") and "(at most 3)" in hedged
+    assert "대략" in hedged and "아마" in hedged and "거의" in hedged
+    assert prose.bare_link_problems(page) == [
+        f"{page}:3: '([왜](a.md))': write the link into the sentence"
+    ]
+    (late,) = prose.late_gloss_problems(page)
+    assert late.startswith(f"{page}:5: gloss '소프트맥스(softmax)'"), late

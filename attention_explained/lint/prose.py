@@ -4,8 +4,9 @@
 
 A hedge ("probably", "아마") or a qualifier ("roughly", "대략", "거의") tells the reader that a
 statement is less than exact. Where that is the finding, keep it; everywhere else it slows the
-reading. ``tests/test_prose.py`` holds every page's main text (``reading.main_text``: outside
-folded blocks and code) to at most ``MAX_PER_1000`` per 1,000 characters in both languages.
+reading. ``python -m attention_explained lint --pages`` and ``tests/test_prose.py`` hold every
+page's main text (``reading.main_text``: outside folded blocks and code) to at most
+``MAX_PER_1000`` per 1,000 characters in both languages.
 
 The lists are explicit so that they can be reviewed by reading them. Each entry is a regular
 expression and a note of what it catches; a Korean entry matches inside a word only where the
@@ -17,7 +18,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
+from attention_explained.lint.text import where
 from attention_explained.sitebuild.reading import (
     COMMENT,
     FRONT_MATTER,
@@ -171,6 +174,61 @@ def late_glosses(markdown: str) -> list[tuple[str, str]]:
         if phrase and phrase in earlier:
             late.append((phrase, english))
     return late
+
+
+# -- as problems: path:line: message ---------------------------------------------------------
+
+
+def lang_of(path: Path) -> str:
+    """A page's language from its name: ``name.en.md`` is English, ``name.md`` Korean."""
+    return "en" if path.name.endswith(".en.md") else "ko"
+
+
+def line_of(markdown: str, *needles: str) -> int:
+    """The first source line that holds the first of ``needles`` found in it (1 if none is:
+    the checks read a text with the Markdown syntax removed, so what they found is not
+    always verbatim in the source)."""
+    lines = markdown.splitlines()
+    for needle in needles:
+        for number, line in enumerate(lines, 1):
+            if needle in line:
+                return number
+    return 1
+
+
+def hedge_problems(path: Path) -> list[str]:
+    """The page, at its first line, if its main text holds more than ``MAX_PER_1000`` hedges
+    per 1,000 characters; the message lists them."""
+    density, found = hedge_density(path.read_text("utf-8"), lang_of(path))
+    if density <= MAX_PER_1000:
+        return []
+    listed = "; ".join(f"…{context}… ({note})" for context, note in found)
+    return [
+        f"{where(path, 1)}: {density:.2f} hedges or qualifiers per 1,000 characters of main "
+        f"text (at most {MAX_PER_1000:g}): {listed}"
+    ]
+
+
+def bare_link_problems(path: Path) -> list[str]:
+    """Each parenthesis of the main text that holds only a link, at its line."""
+    markdown = path.read_text("utf-8")
+    return [
+        f"{where(path, line_of(markdown, found))}: '{found}': write the link into the sentence"
+        for found in bare_links(markdown)
+    ]
+
+
+def late_gloss_problems(path: Path) -> list[str]:
+    """Each English gloss after an earlier use of its term, at the gloss's line."""
+    markdown = path.read_text("utf-8")
+    problems = []
+    for phrase, english in late_glosses(markdown):
+        number = line_of(markdown, f"{phrase}({english})", f"({english})")
+        problems.append(
+            f"{where(path, number)}: gloss '{phrase}({english})' after an earlier use of "
+            f"'{phrase}': give it at the term's first use on the page"
+        )
+    return problems
 
 
 # -- comparisons between printed numbers ----------------------------------------------------
