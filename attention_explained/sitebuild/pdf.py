@@ -28,6 +28,7 @@ from importlib.util import find_spec
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from attention_explained.math_font import FONT_FAMILY, FONT_NAME, ITALIC
 from attention_explained.settings import LANGS
 from attention_explained.sitebuild.browser import (
     OFFLINE_ARGS,
@@ -244,14 +245,12 @@ def _cmap(path: Path) -> frozenset[int]:
 def family_coverage(site: Path) -> dict[str, frozenset[int]]:
     """CSS family → the code points every one of its faces draws (the edition's fonts and
     the site's math font)."""
-    from attention_explained.sitebuild import math
-
     faces: dict[str, list[Path]] = {}
     for family, _weight, _style, package, rel in FONT_FACES:
         faces.setdefault(family, []).append(font_file(package, rel))
-    math_font = site / "assets" / "math" / f"{math.FONT_NAME}.woff2"
-    if math_font.is_file():
-        faces[math.FONT_FAMILY] = [math_font]
+    served = site / "assets" / "math" / f"{FONT_NAME}.woff2"
+    if served.is_file():
+        faces[FONT_FAMILY] = [served]
     return {
         family: frozenset.intersection(*(_cmap(path) for path in paths))
         for family, paths in faces.items()
@@ -279,8 +278,6 @@ def missing_glyphs(
     `sections` is what TEXT_BY_FONT returns; a family that is not one of the edition's own
     (a system font, a generic name) draws nothing here, since the machine may not have it.
     """
-    from attention_explained.sitebuild.math import ITALIC
-
     problems = []
     for section in sections:
         for family, text in section["text"].items():
