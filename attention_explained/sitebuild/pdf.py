@@ -471,7 +471,7 @@ def main(argv: list[str] | None = None) -> int:
 def show_pdf_links(site: Path) -> None:
     """The home pages' PDF links, hidden by the build while the PDFs did not exist
     (pdf_links.py), shown now that they do."""
-    from attention_explained.sitebuild.pdf_links import MARK, reveal
+    from attention_explained.pdf_links import MARK, reveal
 
     for page in sorted(site.glob("**/index.html")):
         text = page.read_text(encoding="utf-8")
