@@ -23,7 +23,7 @@ from site_build import LANGS, parse
 
 pypdf = pytest.importorskip("pypdf") if os.environ.get("CI") != "true" else __import__("pypdf")
 
-from attention_explained.sitebuild import pdf  # noqa: E402
+from attention_explained.edition import pdf  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 HANGUL = re.compile(r"[\uac00-\ud7a3]")

@@ -586,7 +586,7 @@ def test_glossary_lists_every_variant_as_a_synonym_of_its_term(terms):
 
 JAVASCRIPTS = DOCS / "assets" / "javascripts"
 OVERRIDES = ROOT / "overrides"
-PDF_COVER = ROOT / "attention_explained" / "sitebuild" / "pdf.py"
+PDF_COVER = ROOT / "attention_explained" / "edition" / "pdf.py"
 # The unit-variance divisor has one notation: σ_qσ_k√d_k (3√d_k as the note's instance).
 SIGMA_SQUARED_DIVISOR = re.compile(r"σ²\s*√|σ\^2\s*√|\\sigma\^2\s*\\sqrt|\\sigma\^\{2\}\s*\\sqrt")
 

@@ -1,6 +1,6 @@
 """The PDF edition of one language, printed by Chromium from the built site.
 
-``python -m attention_explained.sitebuild.pdf --site site --lang ko --out site/pdf/…pdf``
+``python -m attention_explained.edition.pdf --site site --lang ko --out-dir site/pdf``
 
 The built site is served on 127.0.0.1 under its path prefix; Chromium (Playwright, the
 system browser, never a downloaded one) reads the navigation of the language's home page
@@ -28,15 +28,15 @@ from importlib.util import find_spec
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from attention_explained.math_font import FONT_FAMILY, FONT_NAME, ITALIC
-from attention_explained.settings import LANGS
-from attention_explained.sitebuild.browser import (
+from attention_explained.edition.browser import (
     OFFLINE_ARGS,
     find_chromium,
     launch,
     serve,
     site_prefix,
 )
+from attention_explained.math_font import FONT_FAMILY, FONT_NAME, ITALIC
+from attention_explained.settings import LANGS
 
 PDF_NAME = {"ko": "attention-explained-ko.pdf", "en": "attention-explained-en.pdf"}
 TEXT = {
