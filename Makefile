@@ -85,7 +85,7 @@ bench: $(STAMP)
 
 # Needs a built site (make build) and a system Chromium; the fonts come from pinned wheels.
 pdf: $(STAMP)
-	$(PY) -m attention_explained.sitebuild.pdf --site site
+	$(PY) -m attention_explained.edition.pdf --site site
 
 LOCK_PYTHON ?= python3.11
 lock:

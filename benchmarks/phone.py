@@ -41,9 +41,9 @@ from pathlib import Path
 from typing import ClassVar
 from urllib.parse import urlsplit
 
-from attention_explained.sitebuild import browser as sitebrowser
-from attention_explained.sitebuild.browser import CHROMIUM_ARGS as BASE_ARGS
-from attention_explained.sitebuild.browser import OFFLINE_ARGS
+from attention_explained.edition import browser as sitebrowser
+from attention_explained.edition.browser import CHROMIUM_ARGS as BASE_ARGS
+from attention_explained.edition.browser import OFFLINE_ARGS
 
 REPO = Path(__file__).resolve().parents[1]
 CHROMIUM_ARGS = [*BASE_ARGS, "--disable-quic", *OFFLINE_ARGS]

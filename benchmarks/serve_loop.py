@@ -122,7 +122,7 @@ class Tab:
             import playwright  # noqa: F401
         except ImportError:
             return
-        from attention_explained.sitebuild.browser import NoChromium, launch
+        from attention_explained.edition.browser import NoChromium, launch
 
         try:
             self.page = self._browser.enter_context(launch()).new_page()

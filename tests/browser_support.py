@@ -14,8 +14,8 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from site_build import LANGS, REPO, source_pages
 
-from attention_explained.sitebuild import browser as sitebrowser
-from attention_explained.sitebuild.browser import (  # noqa: F401  (re-exported for conftest)
+from attention_explained.edition import browser as sitebrowser
+from attention_explained.edition.browser import (  # noqa: F401  (re-exported for conftest)
     PrefixHandler,
     QuietServer,
     find_chromium,
@@ -31,7 +31,7 @@ except ImportError:  # pragma: no cover - reported by the `browser` fixture
 
 
 SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
-TEST_ARGS = ("--disable-quic",)  # on top of sitebuild.browser.CHROMIUM_ARGS
+TEST_ARGS = ("--disable-quic",)  # on top of edition.browser.CHROMIUM_ARGS
 VIEWPORT = {"width": 1280, "height": 900}
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
 # TeX that would only be visible if MathJax failed to typeset it.

@@ -3,7 +3,7 @@
 Each page of both languages is opened as a reader opens it (scripts run); every visible
 link to this site is followed once (the same GET a click makes) and must not answer 404 or
 any other error. A local build has no PDF edition, so the home page's PDF links must not be
-among the visible links (sitebuild/pdf_links.py hides them).
+among the visible links (attention_explained/pdf_links.py hides them).
 """
 
 from __future__ import annotations

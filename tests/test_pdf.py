@@ -23,7 +23,7 @@ from site_build import LANGS, parse
 
 pypdf = pytest.importorskip("pypdf") if os.environ.get("CI") != "true" else __import__("pypdf")
 
-from attention_explained.sitebuild import pdf  # noqa: E402
+from attention_explained.edition import pdf  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
@@ -76,10 +76,10 @@ def edition_font_names(built_site) -> set[str]:
     """PostScript names of the edition's own fonts (the wheels') and the site's math font."""
     from fontTools.ttLib import TTFont
 
-    from attention_explained.sitebuild import math
+    from attention_explained.math_font import FONT_NAME
 
     paths = [pdf.font_file(package, rel) for *_, package, rel in pdf.FONT_FACES]
-    paths.append(built_site.root / "assets" / "math" / f"{math.FONT_NAME}.woff2")
+    paths.append(built_site.root / "assets" / "math" / f"{FONT_NAME}.woff2")
     names = set()
     for path in paths:
         with TTFont(path) as font:

@@ -1,5 +1,5 @@
-"""Sharing and indexing (sitebuild/share.py) and the PDF links (sitebuild/pdf_links.py), as
-pure functions: card figure, JSON-LD, lastmod from git, llms.txt; hiding and revealing."""
+"""Sharing and indexing (sitebuild/share.py) as pure functions: card figure, JSON-LD, lastmod
+from git, llms.txt."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from attention_explained.sitebuild import pdf_links, share
+from attention_explained.sitebuild import share
 
 
 def git(repo: Path, *args: str, date: str | None = None) -> None:
@@ -78,28 +78,3 @@ def test_llms_txt_lists_every_page_once():
     )
     assert text.splitlines()[:3] == ["# Site", "", "> About it."]
     assert "- [A](https://h/a/): first" in text and "- [B](https://h/b/): second" in text
-
-
-HOME = """<li class="md-nav__item">
-  <a href="#pdf" class="md-nav__link">PDF</a></li>
-<li class="md-nav__item">
-  <a href="#other" class="md-nav__link">Other</a></li>
-<h2 id="other">Other</h2><p>See <a href="https://arxiv.org/pdf/1.pdf">a paper</a>.</p>
-<h2 id="pdf">PDF<a class="headerlink" href="#pdf">&para;</a></h2>
-<p>Get the <a href="../pdf/attention-explained-en.pdf" download>PDF</a>.</p>
-"""
-
-
-def test_links_to_missing_pdfs_are_hidden_with_their_heading_and_toc_entry():
-    seen = []
-    hidden = pdf_links.hide_missing(HOME, "en/", lambda p: seen.append(p) or False)
-    assert seen == ["pdf/attention-explained-en.pdf"]  # resolved from the page, arXiv skipped
-    assert hidden.count(pdf_links.MARK) == 3
-    assert f"<p{pdf_links.MARK}>Get the" in hidden and f'<h2 id="pdf"{pdf_links.MARK}>' in hidden
-    assert f'<li class="md-nav__item"{pdf_links.MARK}>\n  <a href="#pdf"' in hidden
-    assert '<li class="md-nav__item">\n  <a href="#other"' in hidden
-    assert pdf_links.reveal(hidden) == HOME
-
-
-def test_links_to_existing_pdfs_stay():
-    assert pdf_links.hide_missing(HOME, "en/", lambda p: True) == HOME

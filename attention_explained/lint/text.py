@@ -22,7 +22,7 @@ DOCS = ROOT / "docs"
 FIGURES = ROOT / "attention_explained" / "figures"
 CONFIG = ROOT / "mkdocs.yml"
 OVERRIDES = ROOT / "overrides"
-PDF_COVER = ROOT / "attention_explained" / "sitebuild" / "pdf.py"
+PDF_COVER = ROOT / "attention_explained" / "edition" / "pdf.py"
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
 
 FENCE = re.compile(r"^\s*(```|~~~)")

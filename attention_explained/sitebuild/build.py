@@ -325,7 +325,7 @@ class Build:
             else:  # written with tokens; on_post_build fills it
                 self.unfilled.append((page.file.abs_dest_path, page.file.src_uri))
         if ".pdf" in output:  # links to a PDF edition that this build does not have
-            from attention_explained.sitebuild.pdf_links import hide_missing
+            from attention_explained.pdf_links import hide_missing
 
             site_root = self.site_dir
             output = hide_missing(output, page.url, lambda path: (site_root / path).is_file())

@@ -23,15 +23,14 @@ import hashlib
 import html as html_lib
 import posixpath
 import re
-import unicodedata
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
+from attention_explained.math_font import FONT_FAMILY, FONT_NAME, ITALIC
+
 MATHML_NS = "http://www.w3.org/1998/Math/MathML"
-FONT_FAMILY = "STIX Two Math AE"
-FONT_NAME = "stix-two-math"
 FONT_RECIPE = "radical-base-only"  # how subset_math_font cuts the font: part of its cache key
 
 ARITHMATEX = re.compile(r'<(?P<tag>span|div) class="arithmatex">(?P<body>.*?)</(?P=tag)>', re.S)
@@ -577,25 +576,8 @@ SOURCE_MATH = re.compile(
 )
 FENCED_CODE = re.compile(r"^(```|~~~).*?^\1", re.S | re.M)
 INLINE_CODE = re.compile(r"`[^`\n]+`")
-
-
-def _mathematical_italic(char: str) -> str | None:
-    """The Mathematical Italic form of `char`, by its Unicode name (a → 𝑎, ϵ → 𝜖, ∂ → 𝜕)."""
-    name = unicodedata.name(char, "")
-    short = name.removeprefix("LATIN ").removeprefix("GREEK ").replace("LETTER ", "")
-    try:
-        return unicodedata.lookup("MATHEMATICAL ITALIC " + short.replace("LUNATE ", ""))
-    except KeyError:
-        return "\u210e" if char == "h" else None  # Planck constant stands in for italic h
-
-
-# Letters a single-letter <mi> is drawn with: MathML Core's italic mapping (Latin, Greek and
-# its symbol forms, dotless i and j, ∂, ∇), so the font keeps each italic form a page uses.
-ITALIC = {
-    char: italic
-    for char in map(chr, (*range(0x41, 0x7B), *range(0x391, 0x3FA), 0x131, 0x237, 0x2202, 0x2207))
-    if (italic := _mathematical_italic(char))
-}
+# What every cut keeps: ASCII, the italic letters (ITALIC, shared with the PDF edition in
+# attention_explained/math_font.py), and the operators and fences formulas here use.
 BASE_CHARACTERS = (
     "".join(chr(c) for c in range(0x20, 0x7F))
     + "".join(ITALIC[chr(c)] for c in range(0x41, 0x5B))

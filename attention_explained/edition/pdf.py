@@ -1,6 +1,6 @@
 """The PDF edition of one language, printed by Chromium from the built site.
 
-``python -m attention_explained.sitebuild.pdf --site site --lang ko --out site/pdf/…pdf``
+``python -m attention_explained.edition.pdf --site site --lang ko --out-dir site/pdf``
 
 The built site is served on 127.0.0.1 under its path prefix; Chromium (Playwright, the
 system browser, never a downloaded one) reads the navigation of the language's home page
@@ -28,14 +28,15 @@ from importlib.util import find_spec
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from attention_explained.settings import LANGS
-from attention_explained.sitebuild.browser import (
+from attention_explained.edition.browser import (
     OFFLINE_ARGS,
     find_chromium,
     launch,
     serve,
     site_prefix,
 )
+from attention_explained.math_font import FONT_FAMILY, FONT_NAME, ITALIC
+from attention_explained.settings import LANGS
 
 PDF_NAME = {"ko": "attention-explained-ko.pdf", "en": "attention-explained-en.pdf"}
 TEXT = {
@@ -244,14 +245,12 @@ def _cmap(path: Path) -> frozenset[int]:
 def family_coverage(site: Path) -> dict[str, frozenset[int]]:
     """CSS family → the code points every one of its faces draws (the edition's fonts and
     the site's math font)."""
-    from attention_explained.sitebuild import math
-
     faces: dict[str, list[Path]] = {}
     for family, _weight, _style, package, rel in FONT_FACES:
         faces.setdefault(family, []).append(font_file(package, rel))
-    math_font = site / "assets" / "math" / f"{math.FONT_NAME}.woff2"
-    if math_font.is_file():
-        faces[math.FONT_FAMILY] = [math_font]
+    served = site / "assets" / "math" / f"{FONT_NAME}.woff2"
+    if served.is_file():
+        faces[FONT_FAMILY] = [served]
     return {
         family: frozenset.intersection(*(_cmap(path) for path in paths))
         for family, paths in faces.items()
@@ -279,8 +278,6 @@ def missing_glyphs(
     `sections` is what TEXT_BY_FONT returns; a family that is not one of the edition's own
     (a system font, a generic name) draws nothing here, since the machine may not have it.
     """
-    from attention_explained.sitebuild.math import ITALIC
-
     problems = []
     for section in sections:
         for family, text in section["text"].items():
@@ -474,7 +471,7 @@ def main(argv: list[str] | None = None) -> int:
 def show_pdf_links(site: Path) -> None:
     """The home pages' PDF links, hidden by the build while the PDFs did not exist
     (pdf_links.py), shown now that they do."""
-    from attention_explained.sitebuild.pdf_links import MARK, reveal
+    from attention_explained.pdf_links import MARK, reveal
 
     for page in sorted(site.glob("**/index.html")):
         text = page.read_text(encoding="utf-8")

@@ -3,9 +3,12 @@
 ``make pdf`` prints the editions from a built site, so a build (and ``make serve``) has none:
 its links would be dead. :func:`hide_missing` (the plugin, on every page) hides each paragraph
 that links a PDF missing from the site, the ``#pdf`` heading and its table-of-contents entries,
-marking each with ``hidden data-ae-pdf``; :func:`reveal` (``sitebuild/pdf.py``, once the
-editions are written) takes the marks off again. So the published site, built and then
-printed, shows the links, and a local build shows neither dead links nor an empty section.
+marking each with ``hidden data-ae-pdf``; :func:`reveal` (the PDF edition, once the editions
+are written) takes the marks off again. So the published site, built and then printed, shows
+the links, and a local build shows neither dead links nor an empty section.
+
+Both sides of the mark are here, outside ``sitebuild/``: the build and the PDF edition each
+import this module and never each other.
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
-"""The PDF edition's fonts and glyph check (sitebuild/pdf.py), without a browser."""
+"""The PDF edition's fonts and glyph check (edition/pdf.py), without a browser."""
 
 from __future__ import annotations
 
 import pytest
 from fontTools.ttLib import TTFont
 
-from attention_explained.sitebuild import pdf
+from attention_explained.edition import pdf
 
 BODY = '"AE Sans", "AE Hangul"'
 
