@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -9,15 +10,20 @@ import pytest
 from attention_explained.sitebuild import reading
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
-# The reading-path box's short path: home → scaled-dot-product → saturation → gradients.
-SHORT_PATH = ("index", "scaled-dot-product", "saturation", "gradients")
-# The box promises about 15 minutes to a learner reading closely. The estimator's pace is a
-# fluent reader's: a junior reader took 21–24 minutes over a path it put at 15, so the
-# estimate must stay near 10 for the promise to hold. The exact total is held to 10.5
-# minutes; the printed minutes, each rounded half up, may add up to half a minute more a page
-# in the worst case, and are held to 11.
-SHORT_PATH_MINUTES = 10.5
-SHORT_PATH_PRINTED_MINUTES = 11
+# The reading-path box on the home page: its short path (the pages it links, in order) and the
+# minutes it states ("읽는 시간 합계 8분 안팎" / "reading times add up to about 8 minutes").
+BOX = {
+    "ko": re.compile(r"\*\*짧은 길\*\*\(읽는 시간 합계 (\d+)분[^)]*\): 이 페이지(?P<links>[^\n]*)"),
+    "en": re.compile(
+        r"\*\*The short path\*\* \(reading times add up to about (\d+) minutes[^)]*\): "
+        r"this page(?P<links>[^\n]*)"
+    ),
+}
+LINK = re.compile(r"\]\(([\w-]+)\.md\)")
+# A junior reader, reading to learn, took about two and a half times the estimate (27 minutes
+# over a four-page path the estimator put at 10.4): the short path is held to 8.5 estimated
+# minutes so that it stays near 20 minutes for a learner.
+SHORT_PATH_MINUTES = 8.5
 
 
 def source(page: str, lang: str) -> str:
@@ -131,8 +137,14 @@ def test_the_glossary_states_the_rule_the_code_uses():
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
-def test_the_short_path_stays_near_10_estimated_minutes(lang):
-    minutes = {page: reading.reading_time(source(page, lang), lang) for page in SHORT_PATH}
-    exact = sum(reading.reading_seconds(source(page, lang), lang) for page in SHORT_PATH) / 60
-    assert sum(minutes.values()) <= SHORT_PATH_PRINTED_MINUTES, (lang, minutes)
-    assert exact <= SHORT_PATH_MINUTES, (lang, exact)
+def test_the_short_path_takes_what_its_box_says(lang):
+    """The box's short path (home, then the pages it links) adds up, in printed minutes, to
+    within a minute of what the box states, and its estimate stays within the budget."""
+    box = BOX[lang].search(source("index", lang))
+    assert box, f"{lang}: the home page's reading-path box has no short path with its minutes"
+    path = ["index", *LINK.findall(box["links"])]
+    assert len(path) >= 3, path
+    minutes = {page: reading.reading_time(source(page, lang), lang) for page in path}
+    exact = sum(reading.reading_seconds(source(page, lang), lang) for page in path) / 60
+    assert abs(sum(minutes.values()) - int(box[1])) <= 1, (lang, box[1], minutes)
+    assert exact <= SHORT_PATH_MINUTES, (lang, path, exact)
