@@ -101,7 +101,9 @@ MathTextParser._parse_cached = _parse_cached
 # variant on a phone too. tests/test_browser_figure_text.py measures the result in Chromium.
 MIN_TEXT_PX = 9.0  # the smallest text a reader sees, in CSS px
 NARROW_BELOW = "60em"  # the media query's breakpoint: max-width below it gets the narrow one
-COLUMN_PX = {"wide": 660, "narrow": 336}  # the narrowest content column each is shown in
+# the narrowest content column each is shown in; "narrow": a fold's body on a 390 px phone
+# (332 px), since a page may fold a figure with its method
+COLUMN_PX = {"wide": 660, "narrow": 330}
 NARROW_WIDTH = 4.8  # inches: a narrow variant's width (345.6 pt), panels one above another
 NARROW_PANEL_HEIGHT = 2.5  # inches per stacked panel
 NARROW_EXTRA_HEIGHT = 1.1  # inches for the title and a legend under the panels
