@@ -73,7 +73,7 @@ ANSWER_PARTS = {
         r"d_k\\,\\sigma_q\^2\\sigma_k\^2",
         r"\$\\sqrt\{d_k\}\$에 비례해 커집니다",
         r"\{\{ae:index\.answer\.std_raw\}\}.*\{\{ae:index\.answer\.std_sqrt\}\}",
-        r"\$d_k\$에 따라 달라지지 않아야",
+        r"\$d_k\$에 따라 달라지지 않",
         r"초기화",
         r"키 하나",
         r"기울기를 거의 돌려보내지 못합니다",

@@ -462,3 +462,44 @@ def test_mathtext_cache_is_shared_between_figures_and_changes_no_byte(monkeypatc
     assert (
         style.shared_mathtext_parse.cache_info() == after
     )  # really drawn without the shared cache
+
+
+# Left, right, middle, top and bottom name a panel by where the wide layout puts it; on a phone
+# the panels of a NARROW figure stack one above another, so such a word points at the wrong one.
+PLACE_WORDS = re.compile(
+    r"왼쪽|오른쪽|가운데|위 줄|아래 줄|\((?:left|right|middle|top|bottom)\)"
+    r"|\b(?:left|right|middle)(?: panel|:| and middle)|on the (?:left|right)\b(?! item)",
+    re.I,
+)
+CAPTIONED = re.compile(
+    r"^[ \t]*!\[[^\]]*\]\(figures/([a-z0-9-]+)\.svg\)\s*\n\s*\n[ \t]*(\*.+)$", re.M
+)
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+
+
+def _stacks_on_a_phone(figure_id: str) -> bool:
+    return "narrow" in layouts(figure_id)
+
+
+def test_no_caption_or_alt_text_names_a_panel_by_its_place_in_the_wide_layout():
+    problems = []
+    for page in sorted(DOCS.glob("*.md")):
+        for figure_id, caption in CAPTIONED.findall(page.read_text(encoding="utf-8")):
+            if _stacks_on_a_phone(figure_id) and PLACE_WORDS.search(caption):
+                problems.append(f"{page.name}: {figure_id}: {PLACE_WORDS.search(caption)[0]!r}")
+    for figure_id in FIGURE_IDS:
+        for lang in LANGS:
+            found = _stacks_on_a_phone(figure_id) and PLACE_WORDS.search(alt_text(figure_id, lang))
+            if found:
+                problems.append(f"{figure_id} alt ({lang}): {found[0]!r}")
+    assert not problems, "\n".join(problems)
+
+
+def test_the_place_check_reads_captions_and_stacked_figures():
+    page = "![](figures/softmax-gradient.svg)\n\n*$J$ (왼쪽)와 기울기(오른쪽)*\n"
+    assert [m[0] for m in CAPTIONED.findall(page)] == ["softmax-gradient"]
+    assert PLACE_WORDS.search(CAPTIONED.findall(page)[0][1])
+    assert _stacks_on_a_phone("softmax-gradient")
+    assert PLACE_WORDS.search("Left and middle: the std")
+    assert PLACE_WORDS.search("a low rate on the left")
+    assert not PLACE_WORDS.search("the right item, the rightmost bin, a bright cell")

@@ -20,9 +20,10 @@ BOX = {
     ),
 }
 LINK = re.compile(r"\]\(([\w-]+)\.md\)")
-# A junior reader, reading to learn, took about two and a half times the estimate (27 minutes
-# over a four-page path the estimator put at 10.4): the short path is held to 8.5 estimated
-# minutes so that it stays near 20 minutes for a learner.
+# Readers reading to learn take two to three times the estimate (junior readers: 27 minutes
+# over a four-page path estimated at 10.4; 22-30 minutes, without opening a fold, over the
+# three-page path estimated at 9.2): the short path is held to 8.5 estimated minutes, with
+# what it needs in its main text, so that a learner finishes it in about 20 minutes.
 SHORT_PATH_MINUTES = 8.5
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Mapping
 
@@ -116,3 +117,17 @@ def _explorer_jacobian(v: Mapping[str, float]) -> bool:
     sqrt, unit = (v[f"gradients.exercise.explorer.jacobian_fro.d64.{s}"] for s in ("sqrt", "unit"))
     none = v["gradients.exercise.explorer.jacobian_fro.d64.none"]
     return sqrt > unit > v["theory.jacobian_fro_uniform"] > none
+
+
+@claim(
+    "gradients.training_cost_grows_with_dk",
+    statement="on the training page (one SGD learning rate), unscaled attention has more "
+    "examples sending no gradient at step 0 as d_k grows (16 → 128 → 1024), and its accuracy "
+    "gap to ÷√d_k is larger at d_k = 1024 than at 16 and 128 on every seed",
+    counterexample={"training.acc_gap_min.d1024": 1.0},
+)
+def _training_cost(v: Mapping[str, float]) -> bool:
+    starved = [f"training.init_starved.d{dk}.none" for dk in (16, 128, 1024)]
+    rises = all(hi(v, a) < lo(v, b) for a, b in itertools.pairwise(starved))
+    gap_small = max(v[f"training.acc_gap_max.d{dk}"] for dk in (16, 128))
+    return rises and v["training.acc_gap_min.d1024"] > gap_small

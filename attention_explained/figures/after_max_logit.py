@@ -16,13 +16,13 @@ NARROW = True  # drawn for a phone's column too (style.panels)
 ID = "after-max-logit"
 STRINGS = {
     "alt": {
-        "ko": "2×2 패널. 위 줄은 학습 스텝에 따른 가장 큰 로짓(로그 축), 아래 줄은 "
-        "어텐션 엔트로피이고, 왼쪽은 낮은 학습률, 오른쪽은 높은 학습률이다. 높은 "
+        "ko": "네 패널. 학습 스텝에 따른 가장 큰 로짓(로그 축)과 어텐션 엔트로피를 "
+        "낮은 학습률과 높은 학습률에서 그렸고, 학습률은 패널 제목에 있다. 높은 "
         "학습률에서 ÷√dₖ와 스케일링 없음의 가장 큰 로짓은 수천까지 치솟고 엔트로피는 "
         "0 가까이 무너진다. QK 정규화의 로짓은 두 학습률 모두에서 수십 아래에 머문다.",
-        "en": "Two-by-two panels: the largest logit against step (log axis) on top, "
-        "the attention entropy below; a low learning rate on the left, a high one on "
-        "the right. At the high rate the largest logit of ÷√d_k and of no scaling "
+        "en": "Four panels: the largest logit against step (log axis) and the attention "
+        "entropy, at a low and a high learning rate named in the panel titles. At the high "
+        "rate the largest logit of ÷√d_k and of no scaling "
         "shoots up into the thousands and the entropy collapses close to 0. QK-norm's "
         "logits stay below a few tens at both rates.",
     },

@@ -13,17 +13,17 @@ NARROW = True  # drawn for a phone's column too (style.panels)
 ID = "after-spread"
 STRINGS = {
     "alt": {
-        "ko": "세 패널. 왼쪽은 ÷√dₖ로 학습한 모델, 가운데는 ÷dₖ(μP)로 학습한 모델의 "
+        "ko": "세 패널. 첫 패널은 ÷√dₖ로 학습한 모델, 둘째 패널은 ÷dₖ(μP)로 학습한 모델의 "
         "로짓 표준편차를 헤드 차원 dₖ에 대해 로그-로그로 그렸다(점선: 학습 전, 실선: "
         "학습 후, 범례에 지수 a). ÷√dₖ는 학습 전에는 평평하지만 학습 후에는 dₖ가 "
         "클수록 커진다. ÷dₖ는 학습 전에는 dₖ가 클수록 작아지고, 학습 후에는 평평하다. "
-        "오른쪽은 쿼리와 그 정답 키의 평균 코사인으로, 학습 전에는 0 근처, 학습 후에는 두 "
+        "셋째 패널은 쿼리와 그 정답 키의 평균 코사인으로, 학습 전에는 0 근처, 학습 후에는 두 "
         "모델 모두 0.5보다 크다.",
-        "en": "Three panels. Left and middle: the logit standard deviation against the "
+        "en": "Three panels. The first two: the logit standard deviation against the "
         "head dimension d_k, log-log, for a model trained with ÷√d_k and one trained "
         "with ÷d_k (μP); dashed before training, solid after, fitted exponents in the "
         "legend. ÷√d_k is flat before training but grows with d_k after it. ÷d_k "
-        "shrinks with d_k before training and is flat after it. Right: the mean cosine "
+        "shrinks with d_k before training and is flat after it. The third: the mean cosine "
         "between a query and its target key, near 0 before training and above 0.5 after "
         "it for both.",
     },

@@ -10,12 +10,12 @@ NARROW = True  # drawn for a phone's column too (style.panels)
 ID = "softmax-gradient"
 STRINGS = {
     "alt": {
-        "ko": "두 패널. 왼쪽은 소프트맥스 야코비안의 프로베니우스 노름, 오른쪽은 로짓에 "
+        "ko": "두 패널. 첫 패널은 소프트맥스 야코비안의 프로베니우스 노름, 둘째 패널은 로짓에 "
         "대한 기울기 노름을 dₖ에 대해 로그 축으로 그렸다. 스케일링이 없으면 둘 다 dₖ가 "
         "커질수록 0에 가까워지고, 스케일링하면 그린 범위 전체에서 거의 평평하다(가장 큰 "
         "값이 가장 작은 값의 1.3배 미만).",
         "en": "Two panels on a log scale against dₖ: the Frobenius norm of the softmax "
-        "Jacobian (left) and the norm of the gradient with respect to the logits (right). "
+        "Jacobian, then the norm of the gradient with respect to the logits. "
         "Without scaling both collapse towards 0 as dₖ grows; with scaling they stay nearly "
         "flat over the whole plotted range (the largest value under 1.3 times the smallest).",
     },

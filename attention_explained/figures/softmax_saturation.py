@@ -12,11 +12,11 @@ NARROW = True  # drawn for a phone's column too (style.panels)
 ID = "softmax-saturation"
 STRINGS = {
     "alt": {
-        "ko": "두 패널. 왼쪽은 행 엔트로피, 오른쪽은 행 최대 가중치를 dₖ에 대해 그렸다. "
+        "ko": "두 패널. 첫 패널은 행 엔트로피, 둘째 패널은 행 최대 가중치를 dₖ에 대해 그렸다. "
         "스케일링이 없으면 dₖ가 커질수록 엔트로피는 0으로, 최대 가중치는 1로 다가간다. "
         "÷√dₖ와 ÷(3√dₖ)는 dₖ = 16부터 거의 평평하다. 그린 범위의 끝인 dₖ = 4096까지 두 값 "
         "모두 15% 넘게 변하지 않는다. dₖ가 그보다 작을 때는 ÷√dₖ도 dₖ에 따라 달라진다.",
-        "en": "Two panels: row entropy (left) and row max weight (right) against dₖ. "
+        "en": "Two panels: row entropy, then row max weight, against dₖ. "
         "Without scaling, entropy falls to 0 and the max weight climbs to 1 as dₖ grows. "
         "With ÷√dₖ and ÷(3√dₖ) both are nearly flat from dₖ = 16 on: up to the last "
         "plotted dₖ = 4096 neither changes by more than 15%. Below that, ÷√dₖ still varies "
