@@ -283,3 +283,33 @@ def test_adding_a_claim_changes_only_the_claims_key(package):
     )
     after = all_keys(package)
     assert {n for n in before if before[n] != after[n]} == {"claims"}
+
+
+# What an edit must re-render, written by hand from what each asset computes, not from the
+# import graph the keys are built on: a key that loses a real dependency (a lazy import the
+# graph no longer follows, say) fails here even though the graph agrees with itself.
+TRAINING_FIGURES = {"figure training-loss", "figure training-entropy", "figure training-gradient"}
+HAND_WRITTEN = {
+    # the training runs feed the training figures, the numbers and the claims
+    "training.py": (TRAINING_FIGURES | {"data", "claims"}, {"figure temperature"}),
+    # MultiHeadAttention is what the Keras notebook checks against Keras
+    "attention.py": (
+        {"notebook sweep-and-keras.md", "data", "claims"},
+        {"notebook heatmaps.md", "figure temperature", "figure softmax-curve"},
+    ),
+    # every random q and k comes from tensors.py: both notebooks, and the figures that sample
+    "tensors.py": (
+        {"notebook heatmaps.md", "notebook sweep-and-keras.md", "figure temperature", "data"},
+        {"figure attention-graph", "figure multi-head-diagram"},
+    ),
+    # a figure's own module re-renders that figure and nothing else
+    "figures/temperature.py": ({"figure temperature"}, {"data", "claims", "figure softmax-curve"}),
+}
+
+
+@pytest.mark.parametrize("module", sorted(HAND_WRITTEN))
+def test_an_edit_rerenders_what_it_feeds_by_a_hand_written_table(package, module):
+    must, must_not = HAND_WRITTEN[module]
+    changed = _changed(package, lambda: edit(package / module))
+    assert must <= changed, f"editing {module} leaves stale: {sorted(must - changed)}"
+    assert not (must_not & changed), f"editing {module} re-renders {sorted(must_not & changed)}"
