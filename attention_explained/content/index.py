@@ -145,6 +145,15 @@ def _pencil_spread(v: Mapping[str, float]) -> bool:
 
 
 @claim(
+    "index.pencil_fixed_is_the_small_sqrt",
+    statement="the pencil table's constant divisor is √d_k of its smaller d_k, held fixed",
+    counterexample={"index.pencil.fixed": 3.0},
+)
+def _pencil_fixed(v: Mapping[str, float]) -> bool:
+    return math.isclose(v["index.pencil.fixed"], math.sqrt(v[f"index.pencil.dk{PENCIL_DIMS[0]}"]))
+
+
+@claim(
     "index.pencil_unscaled_piles_up",
     statement="in the pencil example, unscaled, the top key's weight grows from d_k to 4·d_k "
     "(to > 0.95), ÷d_k drifts it towards the uniform 1/3, and ÷√d_k keeps it in between",
