@@ -57,7 +57,7 @@ def editions(built_site, one_system_font):
         env.setenv("FONTCONFIG_FILE", str(one_system_font))  # Chromium inherits it
         for lang in LANGS:
             out[lang] = pdf.build_pdf(
-                built_site.root, lang, built_site.root / "pdf" / pdf.PDF_NAME[lang]
+                built_site.root, lang, built_site.root / "pdf" / pdf.pdf_name(lang)
             )
     return out
 

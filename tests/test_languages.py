@@ -1,0 +1,38 @@
+"""attention_explained/languages.py: the one lookup of a language, and its errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from attention_explained import languages
+from attention_explained.settings import LANGS
+
+
+def test_a_missing_language_is_named_with_its_table():
+    with pytest.raises(languages.LanguageError) as error:
+        languages.pick({"ko": 1, "en": 2}, "de", "somewhere.py TABLE")
+    message = str(error.value)
+    assert "'de'" in message and "somewhere.py TABLE" in message and "ko, en" in message
+    assert "Add a language" in message
+
+
+def test_a_present_language_is_picked():
+    assert languages.pick({"ko": 1, "en": 2}, "en", "t") == 2
+
+
+def test_a_language_outside_settings_langs_is_named():
+    languages.check_known(LANGS, "here")
+    with pytest.raises(languages.LanguageError, match=r"mkdocs.yml has language\(s\) 'xx'"):
+        languages.check_known((*LANGS, "xx"), "mkdocs.yml")
+
+
+def test_prefixes_put_the_default_at_the_root():
+    assert languages.prefixes(("de", "ko", "en"), "ko") == {"de": "de/", "ko": "", "en": "en/"}
+
+
+@pytest.mark.parametrize(
+    ("name", "lang"),
+    [("index.md", "ko"), ("index.en.md", "en"), ("index.de.md", "de"), ("a.b.md", "ko")],
+)
+def test_a_sources_language_is_its_suffix(name, lang):
+    assert languages.source_language(name, ("ko", "en", "de"), "ko") == lang
