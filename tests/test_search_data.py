@@ -237,8 +237,9 @@ def test_after_an_edit_only_the_changed_texts_are_analysed(tmp_path, monkeypatch
 
 
 def test_kiwi_reads_the_default_languages_entries_without_number_tokens():
+    from attention_explained.languages import prefixes as language_prefixes
     from attention_explained.sitebuild.markdown import number_token
-    from attention_explained.sitebuild.search import default_language_texts, language_prefixes
+    from attention_explained.sitebuild.search import default_language_texts
 
     prefixes = language_prefixes(("ko", "en"), "ko")
     assert prefixes == {"ko": "", "en": "en/"}

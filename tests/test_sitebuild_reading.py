@@ -107,9 +107,11 @@ $$y$$
     assert reading.reading_seconds(page, "en") == pytest.approx(60 / 200 + 15 + 15 + 2 * 10)
 
 
-def test_bad_language_is_named():
-    with pytest.raises(ValueError, match="lang must be 'ko' or 'en'"):
+def test_a_language_without_a_rule_is_named():
+    with pytest.raises(ValueError, match=r"reading\.py TEXT_RATE has no entry for language 'fr'"):
         reading.reading_seconds("# T", "fr")
+    with pytest.raises(ValueError, match=r"reading\.py LINE has no entry for language 'fr'"):
+        reading.reading_line(3, "fr", "glossary.md")
 
 
 def test_the_line_goes_under_the_title_and_reads_back():

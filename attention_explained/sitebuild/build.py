@@ -19,6 +19,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 
+from attention_explained.languages import LanguageError, pick, prefixes
 from attention_explained.settings import LANGS
 from attention_explained.sitebuild import markdown as md
 from attention_explained.sitebuild.cache import AssetCache
@@ -34,14 +35,33 @@ THEMES = (("light", ""), ("dark", ".dark"))  # theme → file suffix on the site
 # A page without a figure of its own shows this one in its card (share.py).
 DEFAULT_CARD = "saturation-heatmaps"
 
+# The words overrides/main.html shows (``page.meta.ae_words``), one entry per language.
+TEMPLATE_WORDS = {
+    "ko": {
+        "download_notebook": "Jupyter 노트북(.ipynb) 내려받기",
+        "open_in_colab": "Colab에서 열기 (이 커밋의 패키지를 설치합니다)",
+    },
+    "en": {
+        "download_notebook": "Download the notebook (.ipynb)",
+        "open_in_colab": "Open in Colab (installs the package at this commit)",
+    },
+}
+
 
 def log_stage(name: str, seconds: float) -> None:
     log.info("attention-explained: stage %s %.2f s", name, seconds)
 
 
 def figure_language(lang: str) -> str:
-    """The language a page in ``lang`` shows its figures in (English if none is drawn)."""
-    return lang if lang in LANGS else "en"
+    """The language a page in ``lang`` shows its figures in: its own, which must be one of
+    settings.LANGS (the figures are drawn in those only); else a PluginError naming it."""
+    if lang not in LANGS:
+        raise PluginError(
+            f"attention-explained: no figures are drawn in {lang!r}: it is not in "
+            f"attention_explained/settings.py LANGS ({', '.join(LANGS)}); see 'Add a language' "
+            "in CONTRIBUTING.md"
+        )
+    return lang
 
 
 class PendingFile(File):
@@ -448,9 +468,10 @@ class Build:
     def share_page(self, page, config: MkDocsConfig, nav) -> None:
         """The page's card image, JSON-LD and sitemap date (share.py), and its llms.txt line."""
         from attention_explained.sitebuild import share
-        from attention_explained.sitebuild.config import languages
+        from attention_explained.sitebuild.config import languages, site_languages
 
         lang, default = languages(config)
+        langs, _ = site_languages(config)
         self.default_lang = default
         page.update_date = self.lastmod(page.file, config)
         known = self.cache.figure_ids
@@ -465,11 +486,20 @@ class Build:
         description = page.meta.get("description") or config.site_description or ""
         home = page.url in ("", f"{lang}/")
         title = config.site_name if home else page.title
+        try:
+            locale = pick(share.LOCALE, lang, "attention_explained/sitebuild/share.py LOCALE")
+            alternates = [
+                pick(share.LOCALE, other, "attention_explained/sitebuild/share.py LOCALE")
+                for other in langs
+                if other != lang
+            ]
+        except LanguageError as exc:
+            raise PluginError(f"attention-explained: {exc}") from exc
         page.meta["ae_card"] = {
             "image": image,
             "image_alt": self.cache.graph.alt_text(figure, figure_language(lang)),
-            "locale": share.LOCALE.get(lang, lang),
-            "alternates": [v for k, v in share.LOCALE.items() if k != lang],
+            "locale": locale,
+            "alternates": alternates,
             "type": "website" if home else "article",
         }
         page.meta["ae_json_ld"] = share.json_ld(
@@ -489,6 +519,19 @@ class Build:
             lang, {"name": config.site_name, "description": config.site_description, "pages": []}
         )
         entry["pages"].append((where, title, page.canonical_url or "", description))
+
+    def template_words(self, page, config: MkDocsConfig) -> None:
+        """The words overrides/main.html shows on ``page``, in its language."""
+        from attention_explained.sitebuild.config import languages
+
+        lang, _ = languages(config)
+        try:
+            words = pick(
+                TEMPLATE_WORDS, lang, "attention_explained/sitebuild/build.py TEMPLATE_WORDS"
+            )
+        except LanguageError as exc:
+            raise PluginError(f"attention-explained: {exc}") from exc
+        page.meta["ae_words"] = words
 
     def write_llms_txt(self) -> None:
         """``llms.txt`` for each language, at the language's root (share.py)."""
@@ -513,7 +556,13 @@ class Build:
             target.write_text(text, encoding="utf-8")
 
     def write_search_data(
-        self, search, default: str, sheet: Path, *, warm_up_kiwi: bool = False
+        self,
+        search,
+        langs: tuple[str, ...],
+        default: str,
+        sheet: Path,
+        *,
+        warm_up_kiwi: bool = False,
     ) -> None:
         """``search/<lang>.json`` for the search worker wrapper (``search.py``): the Korean
         stems and endings that Kiwi finds in the Korean pages, and the term sheet's synonyms.
@@ -521,15 +570,15 @@ class Build:
         from attention_explained.sitebuild import search as search_data
         from attention_explained.sitebuild.terms import load_term_sheet
 
-        prefixes = search_data.language_prefixes(LANGS, default)
+        where = prefixes(langs, default)
         entries = getattr(search.search_index, "entries", [])
-        texts = search_data.default_language_texts(entries, prefixes)
+        texts = search_data.default_language_texts(entries, where)
         if warm_up_kiwi:
             search_data.warm_up(texts)
         search_data.write_search_data(
             self.site_dir,
             self.cache.root / "search",
-            prefixes,
+            where,
             default,
             texts,
             load_term_sheet(sheet) if sheet.is_file() else [],

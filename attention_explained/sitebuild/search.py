@@ -343,11 +343,6 @@ class CachedAnalyses:
             write_json(self.path, rows, ensure_ascii=False)
 
 
-def language_prefixes(langs: Iterable[str], default: str) -> dict[str, str]:
-    """Where each language's pages are in the site: the default at the root, others below."""
-    return {lang: "" if lang == default else f"{lang}/" for lang in langs}
-
-
 def default_language_texts(entries: Iterable[dict], prefixes: dict[str, str]) -> list[str]:
     """The title and text of the default language's search entries, for Kiwi. Numbers are
     no words to stem: their tokens go, whether or not the numbers exist yet."""
