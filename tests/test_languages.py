@@ -36,3 +36,37 @@ def test_prefixes_put_the_default_at_the_root():
 )
 def test_a_sources_language_is_its_suffix(name, lang):
     assert languages.source_language(name, ("ko", "en", "de"), "ko") == lang
+
+
+def language_tables() -> dict[str, object]:
+    """Every table of the package keyed by language, by where it is."""
+    from attention_explained.edition import pdf
+    from attention_explained.figures import strings
+    from attention_explained.figures.registry import FIGURE_IDS
+    from attention_explained.sitebuild import build, reading, share
+
+    tables = {
+        "sitebuild/reading.py TEXT_RATE": reading.TEXT_RATE,
+        "sitebuild/reading.py LINE": reading.LINE,
+        "sitebuild/reading.py RULE": reading.RULE,
+        "sitebuild/reading.py LINE_PATTERN": reading.LINE_PATTERN,
+        "sitebuild/share.py LOCALE": share.LOCALE,
+        "sitebuild/build.py TEMPLATE_WORDS": build.TEMPLATE_WORDS,
+        "edition/pdf.py TEXT": pdf.TEXT,
+    }
+    for key, entry in strings.SHARED.items():
+        tables[f"figures/strings.py SHARED[{key!r}]"] = entry
+    for figure_id in FIGURE_IDS:
+        for key, entry in strings.figure_strings(figure_id).items():
+            tables[f"figure {figure_id} STRINGS[{key!r}]"] = entry
+    return tables
+
+
+def test_every_table_keyed_by_language_has_every_language_of_settings_langs():
+    """Adding a language to settings.LANGS lists every table that still lacks it."""
+    wrong = {
+        where: sorted(table)
+        for where, table in language_tables().items()
+        if sorted(table) != sorted(LANGS)
+    }
+    assert not wrong, f"tables whose languages are not settings.LANGS {LANGS}: {wrong}"

@@ -144,6 +144,7 @@ class Build:
         self.dates: dict[str, str] | None = None  # page source → date of its last commit
         self.llms: dict[str, dict] = {}  # lang → llms.txt's name, description and pages
         self.default_lang = LANGS[0]
+        self.figures = True  # the ``figures`` option: without figures, pages get no card
 
     # -- on_config: start everything stale, in parallel ----------------------------------
     @classmethod
@@ -156,6 +157,7 @@ class Build:
         cache = AssetCache(cache_dir, graph)
         stale = cache.stale_figures() if options.figures else []
         build = cls(cache, stale, cache.data_stale())
+        build.figures = options.figures
         if stale or build.data_stale:
             build.job = workers.submit(cache, stale, build.data_stale, options.jobs)
         sources = sorted(
@@ -278,13 +280,21 @@ class Build:
         for figure_id in md.figures_without_alt(markdown):
             if alt_claims.get(figure_id):
                 self.alt_claims.append((where, figure_id))
-        figure_lang = figure_language(lang)
         return md.rewrite_figures(
-            markdown,
-            self.cache.figure_ids,
-            lambda figure_id: graph.alt_text(figure_id, figure_lang),
-            where,
+            markdown, self.cache.figure_ids, lambda figure_id: self.alt_text(figure_id, lang), where
         )
+
+    def alt_text(self, figure_id: str, lang: str) -> str:
+        """``figure_id``'s alt text in ``lang``; a PluginError names a missing one."""
+        figure_lang = figure_language(lang)
+        try:
+            return self.cache.graph.alt_text(figure_id, figure_lang)
+        except KeyError:
+            module = self.cache.graph.figure_entry(figure_id)
+            raise PluginError(
+                f"attention-explained: figure {figure_id!r} has no alt text in {figure_lang!r}"
+                f" (STRINGS['alt'] in {module}); see 'Add a language' in CONTRIBUTING.md"
+            ) from None
 
     # -- on_page_content: phones' figures, math, and notebook pages' shared CSS/JS ---------
     def narrow_figures(self, html: str) -> str:
@@ -495,13 +505,14 @@ class Build:
             ]
         except LanguageError as exc:
             raise PluginError(f"attention-explained: {exc}") from exc
-        page.meta["ae_card"] = {
-            "image": image,
-            "image_alt": self.cache.graph.alt_text(figure, figure_language(lang)),
-            "locale": locale,
-            "alternates": alternates,
-            "type": "website" if home else "article",
-        }
+        if self.figures:  # the card's image is a figure
+            page.meta["ae_card"] = {
+                "image": image,
+                "image_alt": self.alt_text(figure, lang),
+                "locale": locale,
+                "alternates": alternates,
+                "type": "website" if home else "article",
+            }
         page.meta["ae_json_ld"] = share.json_ld(
             title=title,
             description=description,
