@@ -23,6 +23,7 @@ from attention_explained.settings import LANGS  # noqa: F401 - the tests import 
 REPO = Path(__file__).resolve().parents[1]
 DOCS = REPO / "docs"
 FIXTURE = Path(__file__).parent / "fixture_site"
+FIXTURE_LANGUAGES = Path(__file__).parent / "fixture_languages"  # ko, en and a stub third
 CACHE_ENV = "ATTENTION_EXPLAINED_CACHE"
 
 
@@ -97,10 +98,11 @@ def parse(path: Path) -> Tags:
     return parser
 
 
-def make_site(root: Path, cache_dir: Path, **replacements: str) -> Path:
-    """A copy of tests/fixture_site at ``root`` whose plugin caches into ``cache_dir``."""
+def make_site(root: Path, cache_dir: Path, fixture: Path = FIXTURE, **replacements: str) -> Path:
+    """A copy of ``fixture`` (tests/fixture_site) at ``root`` whose plugin caches into
+    ``cache_dir``."""
     require("site")
-    shutil.copytree(FIXTURE, root, dirs_exist_ok=True)
+    shutil.copytree(fixture, root, dirs_exist_ok=True)
     config = (root / "mkdocs.yml").read_text(encoding="utf-8")
     config = config.replace("cache_dir: .cache", f"cache_dir: {cache_dir}")
     # The real site's theme fix-ups (no per-page hreflang links that make Material fetch
