@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from attention_explained import languages
@@ -70,3 +73,38 @@ def test_every_table_keyed_by_language_has_every_language_of_settings_langs():
         if sorted(table) != sorted(LANGS)
     }
     assert not wrong, f"tables whose languages are not settings.LANGS {LANGS}: {wrong}"
+
+
+JAVASCRIPTS = Path(__file__).resolve().parents[1] / "docs" / "assets" / "javascripts"
+# Each script's strings tables, keyed by language (explorer.js has one per widget).
+JS_TABLES = {"a11y.js": ("LABELS", 1), "answers.js": ("TEXT", 1), "explorer.js": ("STRINGS", 2)}
+
+
+def js_table_languages(path: Path, name: str) -> list[list[str]]:
+    """The languages of each ``var <name> = { lang: {...}, ... }`` table in a script."""
+    text = path.read_text(encoding="utf-8")
+    tables = []
+    pattern = rf"^(?P<indent> *)var {name} = \{{\n(?P<body>.*?)^(?P=indent)\}};?$"
+    for match in re.finditer(pattern, text, re.M | re.S):
+        inner = len(match["indent"]) + 2
+        tables.append(re.findall(rf"^ {{{inner}}}([\w-]+): \{{", match["body"], re.M))
+    return tables
+
+
+@pytest.mark.parametrize("script", sorted(JS_TABLES))
+def test_every_scripts_strings_have_every_language_of_settings_langs(script):
+    name, count = JS_TABLES[script]
+    tables = js_table_languages(JAVASCRIPTS / script, name)
+    assert len(tables) == count, f"{script}: expected {count} {name} table(s), found {len(tables)}"
+    for languages_found in tables:
+        assert sorted(languages_found) == sorted(LANGS), f"{script} {name}: {languages_found}"
+
+
+@pytest.mark.parametrize("script", sorted(JS_TABLES))
+def test_a_script_names_a_missing_language_instead_of_falling_back(script):
+    """No ``|| STRINGS.en``: a page in a language the table lacks throws, naming it."""
+    name, _ = JS_TABLES[script]
+    text = (JAVASCRIPTS / script).read_text(encoding="utf-8")
+    assert not re.search(rf"{name}\[lang\]\s*\|\|", text), script
+    assert not re.search(r"""\|\|\s*["'](ko|en)["']""", text), script
+    assert f"{name} has no entry for language" in text, script
