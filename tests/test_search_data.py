@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from site_build import sources
 
 from attention_explained.sitebuild import search
 from attention_explained.sitebuild.storage import read_json
@@ -192,7 +193,7 @@ def test_lean_kiwi_gives_the_lexicon_of_full_kiwi_on_the_korean_pages():
     """KIWI_OPTIONS leaves out dictionaries to save CPU; the site's lexicon must not notice."""
     from kiwipiepy import Kiwi
 
-    pages = sorted(p for p in (REPO / "docs").rglob("*.md") if not p.name.endswith(".en.md"))
+    pages = sources("ko")  # Kiwi analyses Korean
     texts = [search.plain_text(p.read_text("utf-8")) for p in pages]
     full = Kiwi()
 

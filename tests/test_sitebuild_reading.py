@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+from site_build import source_name
 
 from attention_explained.sitebuild import reading
 
@@ -27,7 +28,7 @@ SHORT_PATH_MINUTES = 8.5
 
 
 def source(page: str, lang: str) -> str:
-    return (DOCS / (f"{page}.md" if lang == "ko" else f"{page}.en.md")).read_text("utf-8")
+    return (DOCS / source_name(page, lang)).read_text("utf-8")
 
 
 def test_korean_is_500_characters_a_minute():
