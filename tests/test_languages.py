@@ -46,7 +46,7 @@ def language_tables() -> dict[str, object]:
     from attention_explained.edition import pdf
     from attention_explained.figures import strings
     from attention_explained.figures.registry import FIGURE_IDS
-    from attention_explained.sitebuild import build, reading, share
+    from attention_explained.sitebuild import reading, share, template_words
 
     tables = {
         "sitebuild/reading.py TEXT_RATE": reading.TEXT_RATE,
@@ -54,7 +54,7 @@ def language_tables() -> dict[str, object]:
         "sitebuild/reading.py RULE": reading.RULE,
         "sitebuild/reading.py LINE_PATTERN": reading.LINE_PATTERN,
         "sitebuild/share.py LOCALE": share.LOCALE,
-        "sitebuild/build.py TEMPLATE_WORDS": build.TEMPLATE_WORDS,
+        "sitebuild/template_words.py TEMPLATE_WORDS": template_words.TEMPLATE_WORDS,
         "edition/pdf.py TEXT": pdf.TEXT,
     }
     for key, entry in strings.SHARED.items():

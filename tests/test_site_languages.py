@@ -38,7 +38,7 @@ ADDITIONS = {
         'LINE_PATTERN["de"] = re.compile(r"Lesezeit</a>:\\s*(\\d+) Min\\.")\n'
     ),
     "sitebuild/share.py": 'LOCALE["de"] = "de_DE"\n',
-    "sitebuild/build.py": (
+    "sitebuild/template_words.py": (
         'TEMPLATE_WORDS["de"] = {"download_notebook": "Notebook (.ipynb) herunterladen",'
         ' "open_in_colab": "In Colab öffnen"}\n'
     ),

@@ -35,18 +35,6 @@ THEMES = (("light", ""), ("dark", ".dark"))  # theme → file suffix on the site
 # A page without a figure of its own shows this one in its card (share.py).
 DEFAULT_CARD = "saturation-heatmaps"
 
-# The words overrides/main.html shows (``page.meta.ae_words``), one entry per language.
-TEMPLATE_WORDS = {
-    "ko": {
-        "download_notebook": "Jupyter 노트북(.ipynb) 내려받기",
-        "open_in_colab": "Colab에서 열기 (이 커밋의 패키지를 설치합니다)",
-    },
-    "en": {
-        "download_notebook": "Download the notebook (.ipynb)",
-        "open_in_colab": "Open in Colab (installs the package at this commit)",
-    },
-}
-
 
 def log_stage(name: str, seconds: float) -> None:
     log.info("attention-explained: stage %s %.2f s", name, seconds)
@@ -534,11 +522,14 @@ class Build:
     def template_words(self, page, config: MkDocsConfig) -> None:
         """The words overrides/main.html shows on ``page``, in its language."""
         from attention_explained.sitebuild.config import languages
+        from attention_explained.sitebuild.template_words import TEMPLATE_WORDS
 
         lang, _ = languages(config)
         try:
             words = pick(
-                TEMPLATE_WORDS, lang, "attention_explained/sitebuild/build.py TEMPLATE_WORDS"
+                TEMPLATE_WORDS,
+                lang,
+                "attention_explained/sitebuild/template_words.py TEMPLATE_WORDS",
             )
         except LanguageError as exc:
             raise PluginError(f"attention-explained: {exc}") from exc
