@@ -73,15 +73,23 @@ def source_language(name: str, langs: Sequence[str], default: str) -> str:
 
 
 def i18n_languages(mkdocs_yml: Path) -> tuple[tuple[str, ...], str]:
-    """(the languages the site builds, in mkdocs.yml's order; the default one), read through
-    mkdocs-static-i18n's own config class: the ``languages`` of its ``i18n`` plugin entry
-    with ``build: true`` and the one with ``default: true``. A site without the plugin has
-    one language, its theme's."""
-    from mkdocs.utils.yaml import yaml_load
-    from mkdocs_static_i18n.config import I18nPluginConfig
+    """(the languages the site builds, in mkdocs.yml's order; the default one): the
+    ``languages`` of its ``i18n`` plugin entry with ``build`` (default true) and the one with
+    ``default: true``, as mkdocs-static-i18n's config reads them (its ``build_languages`` and
+    ``default_language``; tests/test_sitebuild_config.py compares the two). Read as plain
+    YAML, so that nothing outside ``sitebuild/`` imports MkDocs; tags (``!ENV``, Python
+    objects) stand for nothing here. A site without the plugin has one language, its theme's."""
+    import yaml
 
-    with open(mkdocs_yml, "rb") as file:
-        config = yaml_load(file) or {}
+    class Loader(yaml.SafeLoader):
+        pass
+
+    def tagged(loader, suffix, node):  # a tagged value: no language is in one
+        return None
+
+    Loader.add_multi_constructor("!", tagged)
+    Loader.add_multi_constructor("tag:yaml.org,2002:python/", tagged)
+    config = yaml.load(Path(mkdocs_yml).read_text(encoding="utf-8"), Loader=Loader) or {}
     options = None
     for entry in config.get("plugins") or ():
         if isinstance(entry, dict) and "i18n" in entry:
@@ -91,12 +99,14 @@ def i18n_languages(mkdocs_yml: Path) -> tuple[tuple[str, ...], str]:
     if options is None:
         lang = (config.get("theme") or {}).get("language") or "en"
         return (lang,), lang
-    i18n = I18nPluginConfig(config_file_path=str(mkdocs_yml))
-    i18n.load_dict(options)
-    failed, _warnings = i18n.validate()
-    if failed:
-        problems = "; ".join(f"{key}: {error}" for key, error in failed)
-        raise LanguageError(f"{mkdocs_yml}: i18n plugin options: {problems}")
-    built = [lang for lang in i18n.languages if lang.build and lang.locale != "null"]
-    default = next(lang.locale for lang in built if lang.default)
-    return tuple(lang.locale for lang in built), default
+    built = [
+        entry
+        for entry in options.get("languages") or ()
+        if entry.get("build", True) and entry.get("locale") not in (None, "null")
+    ]
+    defaults = [entry["locale"] for entry in built if entry.get("default", False)]
+    if not defaults:
+        raise LanguageError(
+            f"{mkdocs_yml}: the i18n plugin has no language with 'default: true' and 'build: true'"
+        )
+    return tuple(entry["locale"] for entry in built), defaults[0]
