@@ -70,8 +70,13 @@ class BuiltSite:
     def pages(self) -> list[Path]:
         return sorted(p for p in self.root.rglob("index.html") if "assets" not in p.parts)
 
+    def page_path(self, page: Path) -> str:
+        """A built page's site-relative folder: "", "en/", "notebooks/heatmaps/"."""
+        parts = page.parent.relative_to(self.root).parts
+        return "".join(f"{part}/" for part in parts)
+
     def page_lang(self, page: Path) -> str:
-        return lang_of_path(page.parent.relative_to(self.root).as_posix() + "/")
+        return lang_of_path(self.page_path(page))
 
 
 def strict_build(site_dir: Path, cache_dir: Path) -> BuiltSite:

@@ -44,7 +44,7 @@ def served(built_site, url: str):
 def source_of(built_site, page) -> str:
     """docs/ path of a built page (index.html → index.md / index.en.md)."""
     lang = built_site.page_lang(page)
-    rel = unlocalized(page.parent.relative_to(built_site.root).as_posix() + "/", lang)
+    rel = unlocalized(built_site.page_path(page), lang)
     stem = rel.strip("/") or "index"
     candidates = [source_name(stem, lang)]
     return next(c for c in candidates if (DOCS / c).is_file())
