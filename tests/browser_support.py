@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from urllib.parse import unquote, urlsplit
 
 import pytest
-from site_build import LANGS, REPO, source_pages
+from site_build import LANGS, REPO, localized, source_pages
 
 from attention_explained.edition import browser as sitebrowser
 from attention_explained.edition.browser import (  # noqa: F401  (re-exported for conftest)
@@ -106,10 +106,6 @@ def screenshot(page, lang: str, name: str):
     path.parent.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(path), full_page=True)
     assert path.stat().st_size > 10_000, f"{path}: suspiciously small screenshot"
-
-
-def localized(page: str, lang: str) -> str:
-    return page if lang == "ko" else f"en/{page}"
 
 
 def scheme(page) -> str | None:

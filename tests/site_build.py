@@ -8,7 +8,6 @@ into the repository's own .cache/.
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -18,11 +17,48 @@ from pathlib import Path
 
 from needs import require
 
-from attention_explained.settings import LANGS  # noqa: F401 - the tests import it from here
+from attention_explained.languages import i18n_languages, source_language, url_language
+from attention_explained.settings import LANGS
 
 REPO = Path(__file__).resolve().parents[1]
 DOCS = REPO / "docs"
+# The real site's languages are mkdocs.yml's i18n languages, which must be settings.LANGS
+# (tests/test_edition_pdf.py checks it); the default one is at the site's root.
+DEFAULT_LANG = i18n_languages(REPO / "mkdocs.yml")[1]
+
+
+def localized(page: str, lang: str) -> str:
+    """A page folder of the default language ("", "saturation/") in ``lang``'s site."""
+    return page if lang == DEFAULT_LANG else f"{lang}/{page}"
+
+
+def unlocalized(path: str, lang: str) -> str:
+    """``localized``'s inverse: "en/saturation/" → "saturation/" for English."""
+    return path if lang == DEFAULT_LANG else path.removeprefix(f"{lang}/")
+
+
+def lang_of_path(path: str) -> str:
+    """The language of a site-relative page folder ("", "en/", "en/saturation/")."""
+    return url_language(path, LANGS, DEFAULT_LANG)
+
+
+def source_name(stem: str, lang: str) -> str:
+    """The docs/ file of page ``stem`` ("index", "notebooks/heatmaps") in ``lang``."""
+    return f"{stem}.md" if lang == DEFAULT_LANG else f"{stem}.{lang}.md"
+
+
+def lang_of_source(name: str) -> str:
+    """The language of a docs/ file from its name (``x.en.md`` English, ``x.md`` the default)."""
+    return source_language(name, LANGS, DEFAULT_LANG)
+
+
+def sources(lang: str) -> list[Path]:
+    """Every page source under docs/ in ``lang``."""
+    return sorted(p for p in DOCS.rglob("*.md") if lang_of_source(p.name) == lang)
+
+
 FIXTURE = Path(__file__).parent / "fixture_site"
+FIXTURE_LANGUAGES = Path(__file__).parent / "fixture_languages"  # ko, en and a stub third
 CACHE_ENV = "ATTENTION_EXPLAINED_CACHE"
 
 
@@ -34,8 +70,13 @@ class BuiltSite:
     def pages(self) -> list[Path]:
         return sorted(p for p in self.root.rglob("index.html") if "assets" not in p.parts)
 
+    def page_path(self, page: Path) -> str:
+        """A built page's site-relative folder: "", "en/", "notebooks/heatmaps/"."""
+        parts = page.parent.relative_to(self.root).parts
+        return "".join(f"{part}/" for part in parts)
+
     def page_lang(self, page: Path) -> str:
-        return "en" if page.relative_to(self.root).parts[0] == "en" else "ko"
+        return lang_of_path(self.page_path(page))
 
 
 def strict_build(site_dir: Path, cache_dir: Path) -> BuiltSite:
@@ -54,11 +95,9 @@ def strict_build(site_dir: Path, cache_dir: Path) -> BuiltSite:
 
 
 def source_pages() -> list[str]:
-    """Korean source pages (the default language) as site-relative page folders."""
+    """The default language's source pages as site-relative page folders."""
     pages = []
-    for md in sorted(DOCS.rglob("*.md")):
-        if re.search(r"\.[a-z]{2}\.md$", md.name):
-            continue
+    for md in sources(DEFAULT_LANG):
         rel = md.relative_to(DOCS).with_suffix("").as_posix()
         pages.append("" if rel == "index" else rel.removesuffix("/index") + "/")
     return pages
@@ -97,10 +136,11 @@ def parse(path: Path) -> Tags:
     return parser
 
 
-def make_site(root: Path, cache_dir: Path, **replacements: str) -> Path:
-    """A copy of tests/fixture_site at ``root`` whose plugin caches into ``cache_dir``."""
+def make_site(root: Path, cache_dir: Path, fixture: Path = FIXTURE, **replacements: str) -> Path:
+    """A copy of ``fixture`` (tests/fixture_site) at ``root`` whose plugin caches into
+    ``cache_dir``."""
     require("site")
-    shutil.copytree(FIXTURE, root, dirs_exist_ok=True)
+    shutil.copytree(fixture, root, dirs_exist_ok=True)
     config = (root / "mkdocs.yml").read_text(encoding="utf-8")
     config = config.replace("cache_dir: .cache", f"cache_dir: {cache_dir}")
     # The real site's theme fix-ups (no per-page hreflang links that make Material fetch

@@ -26,7 +26,7 @@ from browser_support import (
     screenshot,
     wait_for_math,
 )
-from site_build import DOCS, LANGS
+from site_build import DOCS, LANGS, unlocalized
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 
@@ -60,7 +60,7 @@ def visible_text_without_code(page) -> str:
 
 def screenshot_name(path: str, lang: str) -> str:
     """ "en/notebooks/heatmaps/" -> "notebooks-heatmaps"; a language's home -> "index"."""
-    page = path.removeprefix("en/") if lang == "en" else path
+    page = unlocalized(path, lang)
     return page.strip("/").replace("/", "-") or "index"
 
 

@@ -11,7 +11,7 @@ import re
 
 import pytest
 from browser_support import localized, wait_for_math
-from site_build import DOCS, LANGS
+from site_build import DOCS, LANGS, source_name
 
 from attention_explained.sitebuild.answers import parse_answer
 
@@ -61,7 +61,7 @@ TYPED = [
 
 
 def source(page: str, lang: str) -> str:
-    name = f"{page}.md" if lang == "ko" else f"{page}.{lang}.md"
+    name = source_name(page, lang)
     return (DOCS / name).read_text(encoding="utf-8")
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 from browser_support import ALL_PAGES, wait_for_math
-from site_build import LANGS
+from site_build import LANGS, localized
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 
@@ -95,7 +95,7 @@ def test_the_heatmap_notebook_plot_has_no_background(built_site):
     from PIL import Image
 
     for lang in LANGS:
-        page = built_site.root / ("" if lang == "ko" else "en") / "notebooks/heatmaps/index.html"
+        page = built_site.root / localized("notebooks/heatmaps/", lang) / "index.html"
         pngs = re.findall(r'src="data:image/png;base64,([^"]+)"', page.read_text("utf-8"))
         assert pngs, f"{page}: no plot"
         for data in pngs:

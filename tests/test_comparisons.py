@@ -17,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from site_build import lang_of_source
 
 from attention_explained.lint import prose
 
@@ -355,7 +356,7 @@ NOT_PRINTED = {
 def comparison_texts() -> dict[str, list[prose.ClaimText]]:
     found: dict[str, list[prose.ClaimText]] = {}
     for path in sorted(DOCS.rglob("*.md")):
-        lang = "en" if path.name.endswith(".en.md") else "ko"
+        lang = lang_of_source(path.name)
         for text in prose.comparisons(path.read_text("utf-8"), lang):
             found.setdefault(text.claim, []).append(text)
     return found

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from site_build import LANGS, sources
 
 from attention_explained.content import pages as claims
 from attention_explained.content.registry import HIGH, LOW
@@ -40,10 +41,7 @@ def _markers(page: Path) -> list[str]:
 
 
 def _pages(lang: str) -> list[Path]:
-    pages = sorted(DOCS.rglob("*.md"))
-    if lang == "en":
-        return [p for p in pages if p.name.endswith(".en.md")]
-    return [p for p in pages if not p.name.endswith(".en.md")]
+    return sources(lang)
 
 
 @pytest.mark.grid
@@ -73,7 +71,7 @@ def _figure_claims(page: Path) -> set[str]:
     return {name for figure in shown for name in ALT_CLAIMS.get(figure, ())}
 
 
-@pytest.mark.parametrize("lang", ["ko", "en"])
+@pytest.mark.parametrize("lang", LANGS)
 def test_every_claim_is_marked_on_a_page_in_each_language(lang):
     marked = {name for page in _pages(lang) for name in _markers(page)}
     marked |= {name for page in _pages(lang) for name in _figure_claims(page)}

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from site_build import source_name
 
 from attention_explained.content.registry import MINUS
 from attention_explained.settings import (
@@ -83,7 +84,7 @@ ANSWER_PARTS = {
 
 def first_paragraph(lang: str) -> str:
     """The paragraph after the title (the front matter, for link cards, comes before it)."""
-    page = DOCS / ("index.md" if lang == "ko" else "index.en.md")
+    page = DOCS / source_name("index", lang)
     text = re.sub(r"\A---\n.*?\n---\n+", "", page.read_text(encoding="utf-8"), flags=re.S)
     return text.split("\n\n")[1]
 

@@ -58,3 +58,71 @@ def test_a_one_letter_mi_is_checked_in_its_italic_form():
     coverage = {"Math": frozenset({ord("ϵ")})}
     sections = [{"title": "t", "text": {"Math" + pdf.ITALIC_MARK: "ϵ", "Math": "ϵ"}}]
     assert pdf.missing_glyphs(sections, coverage) == [("t", "\U0001d716", "Math")]
+
+
+BASE = "http://127.0.0.1:8000/fixture/"
+THREE = ("ko", "en", "de")
+
+
+@pytest.mark.parametrize(
+    ("path", "lang"),
+    [
+        ("", "ko"),
+        ("saturation/", "ko"),
+        ("en/", "en"),
+        ("en/saturation/", "en"),
+        ("de/", "de"),
+        ("de/saturation/", "de"),
+        ("design/", "ko"),  # a default-language page whose name starts like a language
+        ("english/", "ko"),
+    ],
+)
+def test_the_edition_takes_the_pages_of_its_own_language_only(path, lang):
+    """Of a three-language site, each edition keeps its language's pages and no other's:
+    a third language's pages are not printed into the default language's edition."""
+    for edition in THREE:
+        kept = pdf.same_language(BASE + path, BASE, edition, THREE, "ko")
+        assert kept == (edition == lang), (path, edition)
+
+
+def test_the_default_language_is_the_sites_not_korean():
+    assert pdf.same_language(BASE, BASE, "en", ("en", "ko"), "en")
+    assert not pdf.same_language(BASE + "ko/x/", BASE, "en", ("en", "ko"), "en")
+    assert pdf.same_language(BASE + "ko/x/", BASE, "ko", ("en", "ko"), "en")
+
+
+def test_a_page_off_the_site_is_never_taken():
+    assert not pdf.same_language("http://127.0.0.1:9/other/", BASE, "ko", THREE, "ko")
+
+
+def test_the_sites_languages_come_from_its_i18n_plugin(tmp_path):
+    config = tmp_path / "mkdocs.yml"
+    config.write_text(
+        "site_name: x\nsite_url: https://example.invalid/x/\nplugins:\n  - i18n:\n"
+        "      languages:\n        - locale: en\n          name: English\n"
+        "        - locale: de\n          name: Deutsch\n          default: true\n"
+        "        - locale: ko\n          name: 한국어\n          build: false\n",
+        encoding="utf-8",
+    )
+    assert pdf.site_languages(config) == (("en", "de"), "de")
+
+
+def test_the_repositorys_site_has_the_packages_languages():
+    from attention_explained.settings import LANGS
+
+    assert pdf.site_languages(pdf.DEFAULT_CONFIG) == (LANGS, LANGS[0])
+
+
+def test_a_language_without_cover_words_is_named(tmp_path):
+    config = tmp_path / "mkdocs.yml"
+    config.write_text(
+        "site_name: x\nsite_url: https://example.invalid/x/\nplugins:\n  - i18n:\n"
+        "      languages:\n        - locale: ko\n          name: 한국어\n          default: true\n"
+        "        - locale: de\n          name: Deutsch\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "site").mkdir()
+    with pytest.raises(pdf.PdfError, match=r"edition/pdf.py TEXT has no entry for language 'de'"):
+        pdf.build_pdf(tmp_path / "site", "de", tmp_path / "de.pdf", config)
+    with pytest.raises(pdf.PdfError, match=r"site's languages ko, de, got 'fr'"):
+        pdf.build_pdf(tmp_path / "site", "fr", tmp_path / "fr.pdf", config)

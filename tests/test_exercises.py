@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from site_build import LANGS, source_name
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 PAGES = (
@@ -53,7 +54,7 @@ class Exercise:
 
 
 def page_path(page: str, lang: str) -> Path:
-    return DOCS / (f"{page}.md" if lang == "ko" else f"{page}.{lang}.md")
+    return DOCS / source_name(page, lang)
 
 
 def exercise_section(markdown: str) -> tuple[str, str] | None:
@@ -159,7 +160,7 @@ def page_problems(markdown: str, lang: str) -> list[str]:
 # -- the real pages ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("lang", ["ko", "en"])
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("page", PAGES)
 def test_every_exercise_has_a_checked_folded_answer(page, lang):
     path = page_path(page, lang)

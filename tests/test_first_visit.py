@@ -15,14 +15,14 @@ import os
 import sys
 
 import pytest
-from site_build import LANGS, REPO, source_pages
+from site_build import LANGS, REPO, localized, source_pages
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 import phone
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 
-PAGES = [(lang, p if lang == "ko" else f"en/{p}") for lang in LANGS for p in source_pages()]
+PAGES = [(lang, localized(p, lang)) for lang in LANGS for p in source_pages()]
 
 
 @pytest.fixture(scope="module")

@@ -17,14 +17,16 @@ import venv
 from pathlib import Path
 
 import pytest
-from site_build import DOCS, REPO
+from site_build import DEFAULT_LANG, DOCS, REPO, lang_of_source
 
 from attention_explained.sitebuild.colab import install_source
 from attention_explained.sitebuild.notebooks import code_cells
 
 pytestmark = pytest.mark.venv
 
-NOTEBOOKS = sorted(p for p in (DOCS / "notebooks").glob("*.md") if not p.name.endswith(".en.md"))
+NOTEBOOKS = sorted(
+    p for p in (DOCS / "notebooks").glob("*.md") if lang_of_source(p.name) == DEFAULT_LANG
+)
 
 
 def run(cmd: list[str], **kwargs) -> subprocess.CompletedProcess:

@@ -19,7 +19,7 @@ import unicodedata
 from html import unescape
 
 import pytest
-from site_build import LANGS, parse
+from site_build import LANGS, localized, parse
 
 pypdf = pytest.importorskip("pypdf") if os.environ.get("CI") != "true" else __import__("pypdf")
 
@@ -57,7 +57,7 @@ def editions(built_site, one_system_font):
         env.setenv("FONTCONFIG_FILE", str(one_system_font))  # Chromium inherits it
         for lang in LANGS:
             out[lang] = pdf.build_pdf(
-                built_site.root, lang, built_site.root / "pdf" / pdf.PDF_NAME[lang]
+                built_site.root, lang, built_site.root / "pdf" / pdf.pdf_name(lang)
             )
     return out
 
@@ -144,9 +144,7 @@ def test_pdf_edition(built_site, editions, lang):
     cover, toc = reader.pages[0].extract_text(), reader.pages[1].extract_text()
     home_title = re.search(
         r"<title>([^<]*)</title>",
-        (built_site.root / ("" if lang == "ko" else "en") / "index.html").read_text(
-            encoding="utf-8"
-        ),
+        (built_site.root / localized("", lang) / "index.html").read_text(encoding="utf-8"),
     ).group(1)
     # The site name; pypdf puts spaces where the font changes (Hangul, then Latin), so the
     # comparison ignores whitespace.

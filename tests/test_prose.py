@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from site_build import lang_of_source
 
 from attention_explained.lint import prose
 
@@ -17,7 +18,7 @@ PAGES = sorted(p.name for p in DOCS.glob("*.md"))
 
 
 def lang_of(name: str) -> str:
-    return "en" if name.endswith(".en.md") else "ko"
+    return lang_of_source(name)
 
 
 @pytest.mark.parametrize("name", PAGES)

@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
-from site_build import DOCS
+from site_build import DOCS, LANGS, lang_of_source, source_name
 
 ARXIV = re.compile(r"(?:arXiv:|arxiv\.org/abs/)(\d{4}\.\d{4,5})")
 AUTHOR_YEAR = re.compile(r"([A-Z][\w\-]+) (?:et al\.|외)[,]? \(?(\d{4})")
@@ -25,11 +25,11 @@ PAPERS_HEADING = {"en": "## Papers", "ko": "## 논문"}
 
 def pages(lang: str) -> list[Path]:
     every = sorted(DOCS.glob("*.md")) + sorted((DOCS / "notebooks").glob("*.md"))
-    return [p for p in every if p.name.endswith(".en.md") == (lang == "en")]
+    return [p for p in every if lang_of_source(p.name) == lang]
 
 
 def references_page(lang: str) -> Path:
-    return DOCS / ("references.en.md" if lang == "en" else "references.md")
+    return DOCS / source_name("references", lang)
 
 
 def paper_entries(text: str, lang: str) -> list[str]:
@@ -59,7 +59,7 @@ def test_the_matcher_sees_a_missing_paper_and_a_wrong_year():
     assert missing(citations(text), entries) == {("Zhai", "2024"), ("arxiv", "2309.14322")}
 
 
-@pytest.mark.parametrize("lang", ["ko", "en"])
+@pytest.mark.parametrize("lang", LANGS)
 def test_every_cited_paper_is_on_the_references_page(lang):
     entries = paper_entries(references_page(lang).read_text(encoding="utf-8"), lang)
     gaps = {}
@@ -70,7 +70,7 @@ def test_every_cited_paper_is_on_the_references_page(lang):
     assert not gaps, f"cited but not on {references_page(lang).name}: {gaps}"
 
 
-@pytest.mark.parametrize("lang", ["ko", "en"])
+@pytest.mark.parametrize("lang", LANGS)
 def test_every_paper_entry_names_its_venue_and_year(lang):
     entries = paper_entries(references_page(lang).read_text(encoding="utf-8"), lang)
     assert entries

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from site_build import sources
 
 from attention_explained.sitebuild import search
 from attention_explained.sitebuild.storage import read_json
@@ -192,7 +193,7 @@ def test_lean_kiwi_gives_the_lexicon_of_full_kiwi_on_the_korean_pages():
     """KIWI_OPTIONS leaves out dictionaries to save CPU; the site's lexicon must not notice."""
     from kiwipiepy import Kiwi
 
-    pages = sorted(p for p in (REPO / "docs").rglob("*.md") if not p.name.endswith(".en.md"))
+    pages = sources("ko")  # Kiwi analyses Korean
     texts = [search.plain_text(p.read_text("utf-8")) for p in pages]
     full = Kiwi()
 
@@ -237,8 +238,9 @@ def test_after_an_edit_only_the_changed_texts_are_analysed(tmp_path, monkeypatch
 
 
 def test_kiwi_reads_the_default_languages_entries_without_number_tokens():
+    from attention_explained.languages import prefixes as language_prefixes
     from attention_explained.sitebuild.markdown import number_token
-    from attention_explained.sitebuild.search import default_language_texts, language_prefixes
+    from attention_explained.sitebuild.search import default_language_texts
 
     prefixes = language_prefixes(("ko", "en"), "ko")
     assert prefixes == {"ko": "", "en": "en/"}

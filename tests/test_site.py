@@ -7,7 +7,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
-from site_build import LANGS, parse, source_pages
+from site_build import LANGS, localized, parse, source_pages
 
 from attention_explained.sitebuild.budgets import FIGURE_BYTES as FIGURE_BUDGET
 from attention_explained.sitebuild.budgets import PAGE_BYTES as PAGE_BUDGET
@@ -27,10 +27,6 @@ LOADING = {
     "embed": "src",
     "object": "data",
 }
-
-
-def localized(page: str, lang: str) -> str:
-    return page if lang == "ko" else f"en/{page}"
 
 
 def test_every_page_exists_in_both_languages(built_site):

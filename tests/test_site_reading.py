@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from site_build import DOCS, LANGS, source_pages
+from site_build import DOCS, LANGS, localized, source_name, source_pages
 
 from attention_explained.sitebuild import reading
 
@@ -17,8 +17,8 @@ def test_every_page_prints_its_computed_reading_time(built_site):
             continue
         name = page.rstrip("/") or "index"
         for lang in LANGS:
-            src = DOCS / (f"{name}.md" if lang == "ko" else f"{name}.en.md")
-            built = built_site.root / ("" if lang == "ko" else "en") / page / "index.html"
+            src = DOCS / source_name(name, lang)
+            built = built_site.root / localized(page, lang) / "index.html"
             html = built.read_text("utf-8")
             printed = reading.printed_minutes(html, lang)
             expected = reading.reading_time(src.read_text("utf-8"), lang)

@@ -14,7 +14,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 from PIL import Image
-from site_build import DOCS, LANGS, REPO
+from site_build import DOCS, LANGS, REPO, localized, source_name, unlocalized
 
 pytestmark = pytest.mark.site
 
@@ -43,11 +43,10 @@ def served(built_site, url: str):
 
 def source_of(built_site, page) -> str:
     """docs/ path of a built page (index.html → index.md / index.en.md)."""
-    rel = page.parent.relative_to(built_site.root).parts
-    lang = "en" if rel[:1] == ("en",) else "ko"
-    parts = rel[1:] if lang == "en" else rel
-    stem = "/".join(parts) if parts else "index"
-    candidates = [f"{stem}.md" if lang == "ko" else f"{stem}.en.md"]
+    lang = built_site.page_lang(page)
+    rel = unlocalized(built_site.page_path(page), lang)
+    stem = rel.strip("/") or "index"
+    candidates = [source_name(stem, lang)]
     return next(c for c in candidates if (DOCS / c).is_file())
 
 
@@ -131,7 +130,7 @@ def test_sitemap_lastmod_is_each_page_s_last_commit_and_keeps_hreflang(built_sit
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_llms_txt_lists_every_page_of_its_language(built_site, lang):
-    folder = built_site.root if lang == "ko" else built_site.root / "en"
+    folder = built_site.root / localized("", lang)
     text = (folder / "llms.txt").read_text(encoding="utf-8")
     assert text.startswith("# ")
     pages = [p for p in built_site.pages() if built_site.page_lang(p) == lang]
@@ -143,7 +142,7 @@ def test_llms_txt_lists_every_page_of_its_language(built_site, lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_pdf_links_are_hidden_while_the_build_has_no_pdf(built_site, lang):
-    home = built_site.root / ("index.html" if lang == "ko" else "en/index.html")
+    home = built_site.root / localized("", lang) / "index.html"
     text = home.read_text(encoding="utf-8")
     # (a fresh build has no pdf/ folder: test_pdf.py may print editions into it afterwards,
     # which leaves the built pages as they were)

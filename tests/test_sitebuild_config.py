@@ -132,3 +132,41 @@ def test_every_option_is_documented():
     removed = {name for name, option in declared.items() if isinstance(option, c.Deprecated)}
     assert removed == {"mathjax", "mathml"}
     assert set(declared) - removed == documented
+
+
+REPO = Path(__file__).resolve().parents[1]
+I18N_ONLY = """site_name: x
+site_url: https://example.invalid/x/
+plugins:
+  - i18n:
+      languages:
+        - locale: en
+          name: English
+        - locale: de
+          name: Deutsch
+          default: true
+        - locale: ko
+          name: 한국어
+          build: false
+"""
+
+
+@pytest.mark.parametrize(
+    "config",
+    ["mkdocs.yml", "tests/fixture_site/mkdocs.yml", "tests/fixture_languages/mkdocs.yml", None],
+)
+def test_the_languages_read_without_mkdocs_are_mkdocs_static_i18ns(config, tmp_path):
+    """languages.i18n_languages (plain YAML, for the PDF edition and the linters) gives the
+    languages and the default that mkdocs-static-i18n's own config gives the build."""
+    from mkdocs.config import load_config
+
+    from attention_explained.languages import i18n_languages
+
+    if config is None:
+        path = tmp_path / "mkdocs.yml"
+        path.write_text(I18N_ONLY, encoding="utf-8")
+        (tmp_path / "docs").mkdir()
+    else:
+        path = REPO / config
+    loaded = load_config(str(path))
+    assert i18n_languages(path) == options.site_languages(loaded)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from site_build import LANGS
 
 from attention_explained.sitebuild import notebook_html
 
@@ -48,7 +49,7 @@ def test_copy_buttons_speak_the_words_they_are_given():
     assert "data-search-exclude" in notice_attrs, "Material's search leaves it out"
 
 
-@pytest.mark.parametrize("language", ["ko", "en"])
+@pytest.mark.parametrize("language", LANGS)
 def test_copy_words_are_materials_own_for_the_theme_language(language, tmp_path):
     """The words Material's translation file gives its copy button, read here from the file."""
     from pathlib import Path

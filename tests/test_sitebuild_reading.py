@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+from site_build import source_name
 
 from attention_explained.sitebuild import reading
 
@@ -28,7 +29,7 @@ SHORT_PATH_MINUTES = 8.5
 
 
 def source(page: str, lang: str) -> str:
-    return (DOCS / (f"{page}.md" if lang == "ko" else f"{page}.en.md")).read_text("utf-8")
+    return (DOCS / source_name(page, lang)).read_text("utf-8")
 
 
 def test_korean_is_500_characters_a_minute():
@@ -108,9 +109,11 @@ $$y$$
     assert reading.reading_seconds(page, "en") == pytest.approx(60 / 200 + 15 + 15 + 2 * 10)
 
 
-def test_bad_language_is_named():
-    with pytest.raises(ValueError, match="lang must be 'ko' or 'en'"):
+def test_a_language_without_a_rule_is_named():
+    with pytest.raises(ValueError, match=r"reading\.py TEXT_RATE has no entry for language 'fr'"):
         reading.reading_seconds("# T", "fr")
+    with pytest.raises(ValueError, match=r"reading\.py LINE has no entry for language 'fr'"):
+        reading.reading_line(3, "fr", "glossary.md")
 
 
 def test_the_line_goes_under_the_title_and_reads_back():

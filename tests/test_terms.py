@@ -33,6 +33,7 @@ from attention_explained.lint.text import (
     DOCS,
     FIGURES,
     PDF_COVER,
+    TEMPLATE_WORDS,
     Line,
     all_config_lines,
     all_figure_strings,
@@ -305,6 +306,7 @@ def test_one_divisor_notation_everywhere_text_lives():
     read = {line.path for line in every_text_line()}
     assert PDF_COVER in read and any(p.suffix == ".js" for p in read), "sources not read"
     assert any(p.suffix == ".html" for p in read), "template overrides not read"
+    assert TEMPLATE_WORDS in read, "the template overrides' words not read"
     problems = pages.divisor_problems()
     assert not problems, "\n".join(problems)
 

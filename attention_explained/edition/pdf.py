@@ -24,6 +24,7 @@ import functools
 import io
 import sys
 import unicodedata
+from collections.abc import Sequence
 from importlib.util import find_spec
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -35,10 +36,17 @@ from attention_explained.edition.browser import (
     serve,
     site_prefix,
 )
+from attention_explained.languages import (
+    LanguageError,
+    i18n_languages,
+    pick,
+    prefixes,
+    url_language,
+)
 from attention_explained.math_font import FONT_FAMILY, FONT_NAME, ITALIC
 from attention_explained.settings import LANGS
 
-PDF_NAME = {"ko": "attention-explained-ko.pdf", "en": "attention-explained-en.pdf"}
+# The cover's words, one entry per language of settings.LANGS.
 TEXT = {
     "ko": {
         "subtitle": "트랜스포머 어텐션이 q·k를 √dₖ로 나누는 이유: 수식, 그림, 실험",
@@ -62,6 +70,7 @@ FONT_FACES = (
     ("AE Hangul", 400, "normal", "koreanize_matplotlib", "fonts/NanumGothic.ttf"),
     ("AE Hangul", 700, "normal", "koreanize_matplotlib", "fonts/NanumGothicBold.ttf"),
 )
+DEFAULT_CONFIG = Path(__file__).resolve().parents[2] / "mkdocs.yml"
 FONT_ROUTE = "__pdf-fonts/"  # under the served site; answered from the wheels, not the site
 PRINT_CSS = """
 @page { size: A4; margin: 18mm 16mm 20mm 16mm; }
@@ -162,6 +171,22 @@ TEXT_BY_FONT = """(ITALIC) => [...document.querySelectorAll('.ae-pdf > section')
 
 class PdfError(RuntimeError):
     """The PDF cannot be made; the message says why."""
+
+
+def pdf_name(lang: str) -> str:
+    """The file name of ``lang``'s edition (the home pages link it)."""
+    return f"attention-explained-{lang}.pdf"
+
+
+def site_languages(mkdocs_yml: Path) -> tuple[tuple[str, ...], str]:
+    """(the site's languages, the default one) from its mkdocs.yml's i18n plugin; the
+    package's (settings.LANGS, the first the default) without a mkdocs.yml."""
+    if not mkdocs_yml.is_file():
+        return LANGS, LANGS[0]
+    try:
+        return i18n_languages(mkdocs_yml)
+    except LanguageError as exc:
+        raise PdfError(str(exc)) from None
 
 
 def font_file(package: str, relative: str) -> Path:
@@ -316,7 +341,7 @@ def _escape(text: str) -> str:
 
 def assemble(chapters: list[dict], lang: str, site_name: str) -> str:
     """The body of the edition: cover, table of contents, one chapter per page."""
-    words = TEXT[lang]
+    words = pick(TEXT, lang, "attention_explained/edition/pdf.py TEXT")
     toc = "".join(
         f'<li><a href="#ae-chapter-{i}">{_escape(c["title"])}</a></li>'
         for i, c in enumerate(chapters, 1)
@@ -336,17 +361,25 @@ def assemble(chapters: list[dict], lang: str, site_name: str) -> str:
 
 
 def build_pdf(site: Path, lang: str, out: Path, mkdocs_yml: Path | None = None) -> Path:
-    """Print the `lang` edition of the built `site` to `out`; returns `out`."""
-    if lang not in LANGS:
-        raise PdfError(f"lang must be one of {', '.join(LANGS)}, got {lang!r}")
+    """Print the `lang` edition of the built `site` to `out`; returns `out`.
+
+    `mkdocs_yml` (default: the repository's) gives the site's path prefix and its languages
+    (mkdocs-static-i18n's ``languages``): the edition takes only `lang`'s pages."""
+    mkdocs_yml = mkdocs_yml or DEFAULT_CONFIG
+    langs, default = site_languages(mkdocs_yml)
+    if lang not in langs:
+        raise PdfError(f"lang must be one of the site's languages {', '.join(langs)}, got {lang!r}")
+    try:
+        pick(TEXT, lang, "attention_explained/edition/pdf.py TEXT")
+    except LanguageError as exc:
+        raise PdfError(str(exc)) from None
     if not (site / "index.html").is_file():
         raise PdfError(f"{site}: no built site (run `make build` first)")
     if find_chromium() is None:
         raise PdfError("no Chromium found (CHROMIUM_PATH, chromium, /usr/bin/chromium)")
 
-    mkdocs_yml = mkdocs_yml or Path(__file__).resolve().parents[2] / "mkdocs.yml"
     prefix = _prefix(mkdocs_yml)
-    home = "" if lang == "ko" else f"{lang}/"
+    home = prefixes(langs, default)[lang]
     out.parent.mkdir(parents=True, exist_ok=True)
     off_machine: list[str] = []
     coverage = family_coverage(site)
@@ -375,7 +408,7 @@ def build_pdf(site: Path, lang: str, out: Path, mkdocs_yml: Path | None = None) 
             "() => (document.querySelector('.md-header__topic .md-ellipsis') || {})"
             ".textContent || document.title"
         ).strip()
-        urls = [u for u in page.evaluate(NAV_LINKS) if _same_language(u, base, lang)]
+        urls = [u for u in page.evaluate(NAV_LINKS) if same_language(u, base, lang, langs, default)]
         if not urls:
             raise PdfError(f"no pages found in the navigation of {base + home}")
         chapters, sheets = [], []
@@ -417,7 +450,7 @@ def build_pdf(site: Path, lang: str, out: Path, mkdocs_yml: Path | None = None) 
             raise PdfError(f"fonts that did not load: {sorted(set(unloaded))}")
         problems = missing_glyphs(page.evaluate(TEXT_BY_FONT, ITALIC_MARK), coverage)
         if problems:
-            raise PdfError(f"{PDF_NAME[lang]}: {describe_missing(problems)}")
+            raise PdfError(f"{pdf_name(lang)}: {describe_missing(problems)}")
         page.emulate_media(media="print")
         page.pdf(
             path=str(out),
@@ -435,12 +468,12 @@ def build_pdf(site: Path, lang: str, out: Path, mkdocs_yml: Path | None = None) 
     return out
 
 
-def _same_language(url: str, base: str, lang: str) -> bool:
-    rest = url[len(base) :] if url.startswith(base) else None
-    if rest is None:
+def same_language(url: str, base: str, lang: str, langs: Sequence[str], default: str) -> bool:
+    """Whether `url` is a page of the site at `base` in `lang`, of the site's `langs` with
+    `default` at the root (a public hook: tests/test_edition_pdf.py checks it alone)."""
+    if not url.startswith(base):
         return False
-    is_en = rest == "en/" or rest.startswith("en/")
-    return is_en == (lang == "en")
+    return url_language(url[len(base) :], langs, default) == lang
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -450,6 +483,12 @@ def main(argv: list[str] | None = None) -> int:
         "--lang", choices=(*LANGS, "all"), default="all", help="language (default: all)"
     )
     parser.add_argument(
+        "--config",
+        type=Path,
+        default=DEFAULT_CONFIG,
+        help="the site's mkdocs.yml: its path prefix and languages (default: the repository's)",
+    )
+    parser.add_argument(
         "--out-dir",
         type=Path,
         default=None,
@@ -457,9 +496,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     out_dir = args.out_dir or args.site / "pdf"
-    for lang in LANGS if args.lang == "all" else (args.lang,):
+    try:
+        langs, _default = site_languages(args.config)
+    except PdfError as exc:
+        parser.exit(1, f"pdf: {exc}\n")
+    for lang in langs if args.lang == "all" else (args.lang,):
         try:
-            path = build_pdf(args.site, lang, out_dir / PDF_NAME[lang])
+            path = build_pdf(args.site, lang, out_dir / pdf_name(lang), args.config)
         except PdfError as exc:
             parser.exit(1, f"pdf: {exc}\n")
         print(f"{path} ({path.stat().st_size / 1e6:.1f} MB)")

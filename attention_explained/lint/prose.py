@@ -20,7 +20,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from attention_explained.languages import pick, source_language
 from attention_explained.lint.text import where
+from attention_explained.settings import LANGS
 from attention_explained.sitebuild.reading import (
     COMMENT,
     FRONT_MATTER,
@@ -113,10 +115,8 @@ PATTERNS = {
 
 def hedges(prose: str, lang: str) -> list[tuple[str, str]]:
     """Every hedge in ``prose``: (the matched text with a little context, the entry's note)."""
-    if lang not in PATTERNS:
-        raise ValueError(f"lang must be 'ko' or 'en', not {lang!r}")
     found = []
-    for pattern, note in PATTERNS[lang]:
+    for pattern, note in pick(PATTERNS, lang, "attention_explained/lint/prose.py HEDGES"):
         for match in pattern.finditer(prose):
             start, end = max(0, match.start() - 12), match.end() + 12
             context = prose[start:end].replace("\n", " ").replace(TOKEN_MARK, "#")
@@ -180,8 +180,9 @@ def late_glosses(markdown: str) -> list[tuple[str, str]]:
 
 
 def lang_of(path: Path) -> str:
-    """A page's language from its name: ``name.en.md`` is English, ``name.md`` Korean."""
-    return "en" if path.name.endswith(".en.md") else "ko"
+    """A page's language from its name: ``name.<lang>.md`` is ``lang``'s (one of
+    settings.LANGS), ``name.md`` the default's (the first of settings.LANGS)."""
+    return source_language(path.name, LANGS, LANGS[0])
 
 
 def line_of(markdown: str, *needles: str) -> int:
@@ -273,7 +274,7 @@ def claim_texts(markdown: str) -> list[ClaimText]:
 def comparisons(markdown: str, lang: str) -> list[ClaimText]:
     """The claim texts that print a number and use a comparison word (in their words: a
     number's name, such as ``{{ae:x.below_half}}``, is not read)."""
-    words = COMPARISON[lang]
+    words = pick(COMPARISON, lang, "attention_explained/lint/prose.py COMPARISON")
     return [
         c for c in claim_texts(markdown) if c.numbers and words.search(PLACEHOLDER.sub(" ", c.text))
     ]

@@ -26,10 +26,12 @@ from itertools import pairwise
 from pathlib import Path
 
 from attention_explained.lint.text import DOCS, Line, blank, where
+from attention_explained.settings import LANGS
 from attention_explained.sitebuild.terms import Term
 
 # The page that sets out the study note claim by claim may quote the note's own symbol d.
-NOTE_PAGE_NAMES = ("note.md", "note.en.md")
+# The note's page in every language: docs/note.md (the default's), docs/note.<lang>.md.
+NOTE_PAGE_NAMES = ("note.md", *(f"note.{lang}.md" for lang in LANGS[1:]))
 # An English gloss: "(query)", "(scaled dot-product attention)", "(QK-norm)" right after Hangul.
 GLOSS = re.compile(r"(?<=[\uac00-\ud7a3])\s?\(([A-Za-z][A-Za-z0-9 .\-]*)\)")
 

@@ -17,12 +17,16 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from attention_explained.languages import source_language
+from attention_explained.settings import LANGS
+
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 FIGURES = ROOT / "attention_explained" / "figures"
 CONFIG = ROOT / "mkdocs.yml"
 OVERRIDES = ROOT / "overrides"
 PDF_COVER = ROOT / "attention_explained" / "edition" / "pdf.py"
+TEMPLATE_WORDS = ROOT / "attention_explained" / "sitebuild" / "template_words.py"
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
 
 FENCE = re.compile(r"^\s*(```|~~~)")
@@ -75,13 +79,19 @@ def markdown_lines(path: Path) -> list[Line]:
 
 
 def korean_pages(docs: Path = DOCS) -> list[Path]:
-    """Every Korean page and notebook under ``docs`` (``*.md`` but ``*.en.md``)."""
-    return sorted(p for p in docs.rglob("*.md") if not p.name.endswith(".en.md"))
+    """Every Korean page and notebook under ``docs`` (``*.md`` but ``*.<lang>.md``)."""
+    return pages_in("ko", docs)
 
 
 def english_pages(docs: Path = DOCS) -> list[Path]:
     """Every English page and notebook under ``docs``."""
-    return sorted(docs.rglob("*.en.md"))
+    return pages_in("en", docs)
+
+
+def pages_in(lang: str, docs: Path = DOCS) -> list[Path]:
+    """Every page and notebook under ``docs`` in ``lang`` (by its name: ``x.<lang>.md``, or
+    ``x.md`` for the default language, the first of settings.LANGS)."""
+    return sorted(p for p in docs.rglob("*.md") if source_language(p.name, LANGS, LANGS[0]) == lang)
 
 
 def figure_strings(path: Path, lang: str = "ko") -> list[Line]:
@@ -143,11 +153,12 @@ def javascripts(docs: Path = DOCS) -> Path:
 def source_text_lines(
     docs: Path = DOCS, *, overrides: Path = OVERRIDES, pdf_cover: Path = PDF_COVER
 ) -> list[Line]:
-    """Every line of the explorer's and search's scripts, the template overrides and the PDF
-    step (its cover): the strings a reader sees that live outside the pages."""
+    """Every line of the explorer's and search's scripts, the template overrides and their
+    words, and the PDF step (its cover): the strings a reader sees outside the pages."""
     paths = [
         *sorted(javascripts(docs).rglob("*.js")),
         *sorted(overrides.rglob("*.html")),
+        TEMPLATE_WORDS,
         pdf_cover,
     ]
     return [
@@ -162,9 +173,6 @@ def every_text_line(docs: Path = DOCS) -> list[Line]:
     source text lines above."""
     pages = [line for path in sorted(docs.rglob("*.md")) for line in markdown_lines(path)]
     figures = [
-        line
-        for path in figure_modules()
-        for lang in ("ko", "en")
-        for line in figure_strings(path, lang)
+        line for path in figure_modules() for lang in LANGS for line in figure_strings(path, lang)
     ]
     return pages + figures + config_lines() + source_text_lines(docs)

@@ -19,6 +19,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 
+from attention_explained.languages import LanguageError, pick, prefixes
 from attention_explained.settings import LANGS
 from attention_explained.sitebuild import markdown as md
 from attention_explained.sitebuild.cache import AssetCache
@@ -40,8 +41,15 @@ def log_stage(name: str, seconds: float) -> None:
 
 
 def figure_language(lang: str) -> str:
-    """The language a page in ``lang`` shows its figures in (English if none is drawn)."""
-    return lang if lang in LANGS else "en"
+    """The language a page in ``lang`` shows its figures in: its own, which must be one of
+    settings.LANGS (the figures are drawn in those only); else a PluginError naming it."""
+    if lang not in LANGS:
+        raise PluginError(
+            f"attention-explained: no figures are drawn in {lang!r}: it is not in "
+            f"attention_explained/settings.py LANGS ({', '.join(LANGS)}); see 'Add a language' "
+            "in CONTRIBUTING.md"
+        )
+    return lang
 
 
 class PendingFile(File):
@@ -124,6 +132,7 @@ class Build:
         self.dates: dict[str, str] | None = None  # page source → date of its last commit
         self.llms: dict[str, dict] = {}  # lang → llms.txt's name, description and pages
         self.default_lang = LANGS[0]
+        self.figures = True  # the ``figures`` option: without figures, pages get no card
 
     # -- on_config: start everything stale, in parallel ----------------------------------
     @classmethod
@@ -136,6 +145,7 @@ class Build:
         cache = AssetCache(cache_dir, graph)
         stale = cache.stale_figures() if options.figures else []
         build = cls(cache, stale, cache.data_stale())
+        build.figures = options.figures
         if stale or build.data_stale:
             build.job = workers.submit(cache, stale, build.data_stale, options.jobs)
         sources = sorted(
@@ -258,13 +268,21 @@ class Build:
         for figure_id in md.figures_without_alt(markdown):
             if alt_claims.get(figure_id):
                 self.alt_claims.append((where, figure_id))
-        figure_lang = figure_language(lang)
         return md.rewrite_figures(
-            markdown,
-            self.cache.figure_ids,
-            lambda figure_id: graph.alt_text(figure_id, figure_lang),
-            where,
+            markdown, self.cache.figure_ids, lambda figure_id: self.alt_text(figure_id, lang), where
         )
+
+    def alt_text(self, figure_id: str, lang: str) -> str:
+        """``figure_id``'s alt text in ``lang``; a PluginError names a missing one."""
+        figure_lang = figure_language(lang)
+        try:
+            return self.cache.graph.alt_text(figure_id, figure_lang)
+        except KeyError:
+            module = self.cache.graph.figure_entry(figure_id)
+            raise PluginError(
+                f"attention-explained: figure {figure_id!r} has no alt text in {figure_lang!r}"
+                f" (STRINGS['alt'] in {module}); see 'Add a language' in CONTRIBUTING.md"
+            ) from None
 
     # -- on_page_content: phones' figures, math, and notebook pages' shared CSS/JS ---------
     def narrow_figures(self, html: str) -> str:
@@ -448,9 +466,10 @@ class Build:
     def share_page(self, page, config: MkDocsConfig, nav) -> None:
         """The page's card image, JSON-LD and sitemap date (share.py), and its llms.txt line."""
         from attention_explained.sitebuild import share
-        from attention_explained.sitebuild.config import languages
+        from attention_explained.sitebuild.config import languages, site_languages
 
         lang, default = languages(config)
+        langs, _ = site_languages(config)
         self.default_lang = default
         page.update_date = self.lastmod(page.file, config)
         known = self.cache.figure_ids
@@ -465,13 +484,23 @@ class Build:
         description = page.meta.get("description") or config.site_description or ""
         home = page.url in ("", f"{lang}/")
         title = config.site_name if home else page.title
-        page.meta["ae_card"] = {
-            "image": image,
-            "image_alt": self.cache.graph.alt_text(figure, figure_language(lang)),
-            "locale": share.LOCALE.get(lang, lang),
-            "alternates": [v for k, v in share.LOCALE.items() if k != lang],
-            "type": "website" if home else "article",
-        }
+        try:
+            locale = pick(share.LOCALE, lang, "attention_explained/sitebuild/share.py LOCALE")
+            alternates = [
+                pick(share.LOCALE, other, "attention_explained/sitebuild/share.py LOCALE")
+                for other in langs
+                if other != lang
+            ]
+        except LanguageError as exc:
+            raise PluginError(f"attention-explained: {exc}") from exc
+        if self.figures:  # the card's image is a figure
+            page.meta["ae_card"] = {
+                "image": image,
+                "image_alt": self.alt_text(figure, lang),
+                "locale": locale,
+                "alternates": alternates,
+                "type": "website" if home else "article",
+            }
         page.meta["ae_json_ld"] = share.json_ld(
             title=title,
             description=description,
@@ -489,6 +518,22 @@ class Build:
             lang, {"name": config.site_name, "description": config.site_description, "pages": []}
         )
         entry["pages"].append((where, title, page.canonical_url or "", description))
+
+    def template_words(self, page, config: MkDocsConfig) -> None:
+        """The words overrides/main.html shows on ``page``, in its language."""
+        from attention_explained.sitebuild.config import languages
+        from attention_explained.sitebuild.template_words import TEMPLATE_WORDS
+
+        lang, _ = languages(config)
+        try:
+            words = pick(
+                TEMPLATE_WORDS,
+                lang,
+                "attention_explained/sitebuild/template_words.py TEMPLATE_WORDS",
+            )
+        except LanguageError as exc:
+            raise PluginError(f"attention-explained: {exc}") from exc
+        page.meta["ae_words"] = words
 
     def write_llms_txt(self) -> None:
         """``llms.txt`` for each language, at the language's root (share.py)."""
@@ -513,7 +558,13 @@ class Build:
             target.write_text(text, encoding="utf-8")
 
     def write_search_data(
-        self, search, default: str, sheet: Path, *, warm_up_kiwi: bool = False
+        self,
+        search,
+        langs: tuple[str, ...],
+        default: str,
+        sheet: Path,
+        *,
+        warm_up_kiwi: bool = False,
     ) -> None:
         """``search/<lang>.json`` for the search worker wrapper (``search.py``): the Korean
         stems and endings that Kiwi finds in the Korean pages, and the term sheet's synonyms.
@@ -521,15 +572,15 @@ class Build:
         from attention_explained.sitebuild import search as search_data
         from attention_explained.sitebuild.terms import load_term_sheet
 
-        prefixes = search_data.language_prefixes(LANGS, default)
+        where = prefixes(langs, default)
         entries = getattr(search.search_index, "entries", [])
-        texts = search_data.default_language_texts(entries, prefixes)
+        texts = search_data.default_language_texts(entries, where)
         if warm_up_kiwi:
             search_data.warm_up(texts)
         search_data.write_search_data(
             self.site_dir,
             self.cache.root / "search",
-            prefixes,
+            where,
             default,
             texts,
             load_term_sheet(sheet) if sheet.is_file() else [],

@@ -123,6 +123,16 @@ def languages(config: MkDocsConfig) -> tuple[str, str]:
     return i18n.current_language or i18n.default_language, i18n.default_language
 
 
+def site_languages(config: MkDocsConfig) -> tuple[tuple[str, ...], str]:
+    """(every language the site builds, in mkdocs.yml's order; the default one):
+    mkdocs-static-i18n's ``languages`` with ``build: true``; the theme's alone without it."""
+    i18n = config.plugins.get("i18n")
+    if i18n is None:
+        lang = config.theme.get("language") or "en"
+        return (lang,), lang
+    return tuple(lang for lang in i18n.build_languages if lang != "null"), i18n.default_language
+
+
 def i18n_building(config: MkDocsConfig) -> bool:
     """True inside mkdocs-static-i18n's nested build of a non-default language."""
     i18n = config.plugins.get("i18n")

@@ -20,6 +20,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import Files
 
+from attention_explained.languages import LanguageError, check_known, prefixes
 from attention_explained.sitebuild import config as options
 from attention_explained.sitebuild.build import (
     Build,
@@ -122,6 +123,11 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
             from attention_explained.sitebuild.build_date import pin_build_date
 
             pin_build_date(Path(config.config_file_path or ".").resolve().parent)  # sitemap dates
+            langs, _ = options.site_languages(config)
+            try:  # the package draws figures and writes its words in settings.LANGS only
+                check_known(langs, "mkdocs.yml's i18n plugin")
+            except LanguageError as exc:
+                raise PluginError(f"attention-explained: {exc}") from exc
             if self.search_entries is None:  # serve keeps its memory; a build reads the disk
                 self.search_entries = SearchEntryCache(cache_dir / "search" / "entries.json")
             self.search_entries.begin()
@@ -135,7 +141,7 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
     @event_priority(-200)  # after mkdocs-static-i18n (-100), which rebuilds every File
     def on_files(self, files: Files, config: MkDocsConfig):
         lang, default = options.languages(config)
-        prefix = "" if lang == default else f"{lang}/"
+        prefix = prefixes((lang,), default)[lang]
         self.build.add_generated_files(files, config, self.config, lang, prefix)
         self.build.use_executed_notebooks(files)
         if self.render_cache is not None:
@@ -163,7 +169,10 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
             from attention_explained.sitebuild.reading import with_reading_line
 
             glossary = posixpath.relpath("glossary.md", posixpath.dirname(where) or ".")
-            markdown = with_reading_line(markdown, lang, glossary)
+            try:
+                markdown = with_reading_line(markdown, lang, glossary)
+            except LanguageError as exc:
+                raise PluginError(f"attention-explained: {where}: {exc}") from exc
         return self.build.page_markdown(markdown, where, lang)
 
     # -- math, and notebook pages: shared CSS/JS instead of 600 KB inline ----------------------
@@ -195,6 +204,7 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
         if getattr(search, "search_index", None) is not None:
             self.search_entries.wrap(search.search_index, search_context(search))
         self.build.share_page(page, config, nav)  # card, JSON-LD, lastmod, llms.txt line
+        self.build.template_words(page, config)  # the buttons overrides/main.html adds
         if getattr(page, "nb_url", None) and config.repo_url:
             from attention_explained.sitebuild.colab import colab_url
 
@@ -216,10 +226,10 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
             # What needs only the rendered pages first, while the worker may still draw.
             search = options.search_plugin(config)
             if search is not None:
-                _, default = options.languages(config)
+                langs, default = options.site_languages(config)
                 sheet = options.term_sheet(self.config, config)
                 warm_up = self.serving and not self.kiwi_warm  # the next edit finds Kiwi loaded
-                build.write_search_data(search, default, sheet, warm_up_kiwi=warm_up)
+                build.write_search_data(search, langs, default, sheet, warm_up_kiwi=warm_up)
                 self.kiwi_warm = self.kiwi_warm or warm_up
             build.write_shared_notebook_files()
             build.write_llms_txt()

@@ -24,6 +24,8 @@ import math
 import re
 from dataclasses import dataclass
 
+from attention_explained.languages import pick
+
 KOREAN_CHARACTERS_PER_MINUTE = 500
 ENGLISH_WORDS_PER_MINUTE = 200
 KOREAN_CHARACTERS_PER_TOKEN = 3  # a number or an inline formula
@@ -141,15 +143,18 @@ def english_words(prose: str) -> int:
     return len(words) + tokens
 
 
+# How a language's main text is counted: (what counts, how many of it a minute).
+TEXT_RATE = {
+    "ko": (korean_characters, KOREAN_CHARACTERS_PER_MINUTE),
+    "en": (english_words, ENGLISH_WORDS_PER_MINUTE),
+}
+
+
 def reading_seconds(markdown: str, lang: str) -> float:
     """The page's reading time in seconds, by the rule in the module docstring."""
     text = main_text(markdown)
-    if lang == "ko":
-        seconds = 60 * korean_characters(text.prose) / KOREAN_CHARACTERS_PER_MINUTE
-    elif lang == "en":
-        seconds = 60 * english_words(text.prose) / ENGLISH_WORDS_PER_MINUTE
-    else:
-        raise ValueError(f"lang must be 'ko' or 'en', not {lang!r}")
+    count, per_minute = pick(TEXT_RATE, lang, "attention_explained/sitebuild/reading.py TEXT_RATE")
+    seconds = 60 * count(text.prose) / per_minute
     return (
         seconds
         + FIGURE_SECONDS * text.figures
@@ -182,12 +187,15 @@ H1 = re.compile(r"^# .*$", re.M)
 
 def reading_line(minutes: int, lang: str, glossary: str) -> str:
     """The Markdown line a page shows (``glossary``: the glossary's path from the page)."""
-    return LINE[lang].format(glossary=glossary, rule=RULE[lang], minutes=minutes)
+    line = pick(LINE, lang, "attention_explained/sitebuild/reading.py LINE")
+    rule = pick(RULE, lang, "attention_explained/sitebuild/reading.py RULE")
+    return line.format(glossary=glossary, rule=rule, minutes=minutes)
 
 
 def printed_minutes(html: str, lang: str) -> int | None:
     """The minutes a built page prints, or None if it prints none."""
-    match = LINE_PATTERN[lang].search(html)
+    pattern = pick(LINE_PATTERN, lang, "attention_explained/sitebuild/reading.py LINE_PATTERN")
+    match = pattern.search(html)
     return int(match.group(1)) if match else None
 
 

@@ -166,6 +166,16 @@ def language_data(
     return data
 
 
+def in_language(data: dict[str, object], location: str) -> bool:
+    """Whether a search document at ``location`` is one of ``data``'s language (its
+    ``search/<lang>.json``): the Python twin of the worker's ``ours`` (search-i18n.js)."""
+    prefix = str(data.get("prefix", ""))
+    if prefix and not location.startswith(prefix):
+        return False
+    others = [str(other) for other in data.get("others", ())]  # type: ignore[union-attr]
+    return not any(len(other) > len(prefix) and location.startswith(other) for other in others)
+
+
 def normalise_query(data: dict[str, object], query: str) -> str:
     """The Python twin of the worker's query transform (search-i18n.js), for the unit tests
     and for anyone scripting against the index: stems for Korean words, terms for synonyms."""
@@ -341,11 +351,6 @@ class CachedAnalyses:
                 if old != self.path:
                     old.unlink()
             write_json(self.path, rows, ensure_ascii=False)
-
-
-def language_prefixes(langs: Iterable[str], default: str) -> dict[str, str]:
-    """Where each language's pages are in the site: the default at the root, others below."""
-    return {lang: "" if lang == default else f"{lang}/" for lang in langs}
 
 
 def default_language_texts(entries: Iterable[dict], prefixes: dict[str, str]) -> list[str]:

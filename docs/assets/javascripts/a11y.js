@@ -41,8 +41,12 @@
   var MARK = "data-ae-scrollbox"; // set on the elements this script changed
 
   function labels() {
-    var lang = (document.documentElement.lang || "en").slice(0, 2).toLowerCase();
-    return LABELS[lang] || LABELS.en;
+    var lang = (document.documentElement.lang || "").toLowerCase();
+    if (!LABELS[lang]) {
+      throw new Error("a11y.js: LABELS has no entry for language '" + lang + "'; " +
+        "see 'Add a language' in CONTRIBUTING.md");
+    }
+    return LABELS[lang];
   }
 
   function scrolls(node) {

@@ -159,8 +159,10 @@
   }
 
   function start() {
-    var lang = (document.documentElement.lang || "en").slice(0, 2)
-    var text = TEXT[lang] || TEXT.en
+    var lang = (document.documentElement.lang || "").toLowerCase()
+    var text = TEXT[lang]
+    if (!text)
+      throw new Error("answers.js: TEXT has no entry for language '" + lang + "'; see 'Add a language' in CONTRIBUTING.md")
     // The build leaves an empty, hidden <span> at the end of the question's paragraph (a <div>
     // may not stand in a <p>); the box is a <div> right after that paragraph.
     var marks = document.querySelectorAll("span.ae-answer[data-answer]")

@@ -485,9 +485,13 @@
   }
 
   function build(root) {
-    var lang = (root.getAttribute("data-lang") || document.documentElement.lang || "en")
-      .slice(0, 2).toLowerCase();
-    var t = STRINGS[lang] || STRINGS.en;
+    var lang = (root.getAttribute("data-lang") || document.documentElement.lang || "")
+      .toLowerCase();
+    var t = STRINGS[lang];
+    if (!t) {
+      throw new Error("explorer.js: STRINGS has no entry for language '" + lang + "'; " +
+        "see 'Add a language' in CONTRIBUTING.md");
+    }
     var uid = root.id || "ae-explorer";
     var id = function (name) { return uid + "-" + name; };
 
@@ -1128,9 +1132,13 @@
   }
 
   function build(root) {
-    var lang = (root.getAttribute("data-lang") || document.documentElement.lang || "en")
-      .slice(0, 2).toLowerCase();
-    var t = STRINGS[lang] || STRINGS.en;
+    var lang = (root.getAttribute("data-lang") || document.documentElement.lang || "")
+      .toLowerCase();
+    var t = STRINGS[lang];
+    if (!t) {
+      throw new Error("explorer.js: STRINGS has no entry for language '" + lang + "'; " +
+        "see 'Add a language' in CONTRIBUTING.md");
+    }
     var uid = root.id || "ae-row";
     var id = function (name) { return uid + "-" + name; };
     var scaleName = { none: t.scaleNone, sqrt: t.scaleSqrt, dk: t.scaleDk };
