@@ -67,9 +67,12 @@ lint: $(STAMP)
 	$(PY) -m ruff format --check .
 	$(PY) -m attention_explained lint --pages
 
-# --durations: the slowest tests are printed at the end of every run (CI's log too).
+# On every core (pytest-xdist), a test file to a worker: a file's module fixtures (a browser,
+# a server, the PDF editions) are set up once. The real site is built once for the run, by
+# whichever worker asks first (conftest.py's built_site). --durations: the slowest tests are
+# printed at the end of every run (CI's log too).
 test: lint
-	$(PY) -m pytest --durations=25
+	$(PY) -m pytest -n auto --dist loadfile --durations=25
 
 # The markers are declared in pyproject.toml; tests/needs.py fails a test that builds a site,
 # launches Chromium, creates a venv or runs a full grid without its marker.

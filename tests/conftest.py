@@ -8,6 +8,7 @@ check it, so `make test-fast` cannot silently grow slow.
 from __future__ import annotations
 
 import functools
+import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,7 +30,7 @@ from browser_support import (
     site_prefix,
     sync_playwright,
 )
-from site_build import BuiltSite, copy_package, strict_build
+from site_build import BuiltSite, copy_package, shared_build
 
 # -- the marker checks (needs.py) ---------------------------------------------------------
 needs.install()
@@ -48,13 +49,23 @@ def pytest_runtest_teardown(item, nextitem):
 
 @pytest.fixture(scope="session")
 def ae_cache(tmp_path_factory) -> Path:
-    """One asset cache for the session: the real site and the fixture site share figures."""
+    """One asset cache for this session's fixture-site builds (the real site has its own)."""
     return tmp_path_factory.mktemp("ae-cache")
 
 
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory, ae_cache) -> BuiltSite:
-    return strict_build(tmp_path_factory.mktemp("built") / "site", ae_cache)
+def run_dir(tmp_path_factory) -> Path:
+    """A folder shared by every process of this test run: under pytest-xdist, the parent of
+    the workers' own temporary folders (one per run); without it, the session's own."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if "PYTEST_XDIST_WORKER" in os.environ else base
+
+
+@pytest.fixture(scope="session")
+def built_site(run_dir) -> BuiltSite:
+    """The real site, one cold strict build for the whole run, however many workers read it
+    (site_build.shared_build). Read it, never write into it: copy what a test must change."""
+    return shared_build(run_dir)
 
 
 @pytest.fixture

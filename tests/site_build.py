@@ -7,6 +7,7 @@ into the repository's own .cache/.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
@@ -92,6 +93,29 @@ def strict_build(site_dir: Path, cache_dir: Path) -> BuiltSite:
     if result.returncode != 0:
         raise AssertionError(f"strict build failed:\n{result.stderr[-6000:]}")
     return BuiltSite(site_dir, result.stderr)
+
+
+def shared_build(run_dir: Path) -> BuiltSite:
+    """The real site, built cold (a fresh cache) once for the whole test run: the first
+    process of the run to ask builds it into ``run_dir``/built while holding a lock there;
+    the others (pytest-xdist workers, which share ``run_dir``) wait on that lock, then read
+    the same build, or the same failure. Tests read it and never write into it."""
+    require("site")
+    folder = run_dir / "built"
+    folder.mkdir(exist_ok=True)
+    log, failed = folder / "build.log", folder / "build.failed"
+    with open(folder / "build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+        if not log.exists() and not failed.exists():
+            try:
+                site = strict_build(folder / "site", folder / "cache")
+            except AssertionError as exc:
+                failed.write_text(str(exc), encoding="utf-8")
+                raise
+            log.write_text(site.log, encoding="utf-8")
+    if failed.exists():
+        raise AssertionError(failed.read_text(encoding="utf-8"))
+    return BuiltSite(folder / "site", log.read_text(encoding="utf-8"))
 
 
 def source_pages() -> list[str]:

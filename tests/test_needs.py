@@ -10,7 +10,7 @@ from pathlib import Path
 
 import needs
 import pytest
-from site_build import REPO, build, make_site, strict_build
+from site_build import REPO, build, make_site, shared_build, strict_build
 
 TESTS = Path(__file__).resolve().parent
 unmarked = pytest.raises(pytest.fail.Exception, match=r"mark it @pytest\.mark\.")
@@ -30,8 +30,8 @@ def test_make_test_fast_deselects_every_slow_need_and_make_test_nothing():
     fast = re.search(r"^test-fast:.*\n((?:\t.*\n)+)", makefile, re.M).group(1)
     assert '-m pytest -m "$(FAST)"' in fast
     full = re.search(r"^test:.*\n((?:\t.*\n)+)", makefile, re.M).group(1)
-    # everything, as CI runs it (the 25 slowest tests printed at the end)
-    assert full.strip() == "$(PY) -m pytest --durations=25"
+    # everything, as CI runs it, on every core (the 25 slowest tests printed at the end)
+    assert full.strip() == "$(PY) -m pytest -n auto --dist loadfile --durations=25"
 
 
 @pytest.mark.parametrize("marker", sorted(needs.MARKERS))
@@ -46,10 +46,20 @@ def test_an_unmarked_test_that_builds_a_site_fails(tmp_path):
         lambda: make_site(tmp_path / "a", tmp_path / "cache"),
         lambda: build(tmp_path),
         lambda: strict_build(tmp_path / "site", tmp_path / "cache"),
+        lambda: shared_build(tmp_path / "run"),
     ):
         with unmarked:
             builds()
     assert not (tmp_path / "a").exists()  # refused before doing anything
+    assert not (tmp_path / "run").exists()
+
+
+def test_an_unmarked_test_that_reads_the_shared_build_fails(tmp_path):
+    """conftest's built_site, where another worker of the run has built it already."""
+    (tmp_path / "built" / "site").mkdir(parents=True)
+    (tmp_path / "built" / "build.log").write_text("built by another worker", "utf-8")
+    with unmarked:
+        shared_build(tmp_path)
 
 
 def test_an_unmarked_test_that_creates_a_venv_fails(tmp_path):

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import unicodedata
 from html import unescape
+from pathlib import Path
 
 import pytest
 from site_build import LANGS, localized, parse
@@ -46,7 +48,17 @@ def one_system_font(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def editions(built_site, one_system_font):
+def printed_site(built_site, tmp_path_factory) -> Path:
+    """A copy of the built site (hard links: nothing in it is rewritten) for the editions to
+    be printed into, as `make pdf` prints into site/pdf/: the shared build stays as built,
+    for the tests that read it meanwhile (test_site_reproducible.py compares its bytes)."""
+    root = tmp_path_factory.mktemp("printed") / "site"
+    shutil.copytree(built_site.root, root, copy_function=os.link)
+    return root
+
+
+@pytest.fixture(scope="module")
+def editions(printed_site, one_system_font):
     if pdf.find_chromium() is None:
         message = "the PDF test needs a system Chromium (CHROMIUM_PATH or /usr/bin/chromium)"
         if os.environ.get("CI") == "true":
@@ -56,9 +68,7 @@ def editions(built_site, one_system_font):
     with pytest.MonkeyPatch.context() as env:
         env.setenv("FONTCONFIG_FILE", str(one_system_font))  # Chromium inherits it
         for lang in LANGS:
-            out[lang] = pdf.build_pdf(
-                built_site.root, lang, built_site.root / "pdf" / pdf.pdf_name(lang)
-            )
+            out[lang] = pdf.build_pdf(printed_site, lang, printed_site / "pdf" / pdf.pdf_name(lang))
     return out
 
 
@@ -179,8 +189,8 @@ def test_pdf_edition(built_site, editions, lang):
     assert not missing, f"{len(missing)} display equations missing from the PDF: {missing[:3]}"
 
 
-def test_home_pages_link_to_the_editions(built_site, editions):
-    for home in (built_site.root / "index.html", built_site.root / "en/index.html"):
+def test_home_pages_link_to_the_editions(printed_site, editions):
+    for home in (printed_site / localized("", lang) / "index.html" for lang in LANGS):
         links = [a.get("href", "") for tag, a in parse(home).tags if tag == "a"]
         pdfs = [h for h in links if h.endswith(".pdf")]
         assert pdfs, f"{home}: no link to a PDF edition"

@@ -1,4 +1,7 @@
-"""Two cold builds of one commit write the same bytes in every file of site/."""
+"""Two cold builds of one commit write the same bytes in every file of site/.
+
+The first is the run's shared build (conftest's ``built_site``: a fresh site folder and a
+fresh cache, which no test writes into), the second one of its own, also cold."""
 
 from __future__ import annotations
 
@@ -15,9 +18,9 @@ pytestmark = pytest.mark.site
 
 
 @pytest.fixture(scope="module")
-def two_cold_builds(tmp_path_factory):
+def two_cold_builds(built_site, tmp_path_factory):
     root = tmp_path_factory.mktemp("reproducible")
-    return [strict_build(root / f"site-{n}", root / f"cache-{n}").root for n in (1, 2)]
+    return [built_site.root, strict_build(root / "site", root / "cache").root]
 
 
 def test_two_cold_builds_are_byte_identical(two_cold_builds):

@@ -1,0 +1,63 @@
+"""conftest's built_site: one build for the whole run, however many pytest-xdist workers ask
+for it (site_build.shared_build: a lock in the folder the run's processes share)."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+import site_build
+from site_build import BuiltSite, shared_build
+
+pytestmark = pytest.mark.site  # shared_build checks the marker; the builds below are fakes
+
+
+def ask_at_once(run_dir, count=4) -> list:
+    """``count`` threads call shared_build together (flock excludes each open of the lock
+    file, so threads contend as worker processes do); each result or exception, in order."""
+    results: list = [None] * count
+    start = threading.Barrier(count)
+
+    def ask(n):
+        start.wait()
+        try:
+            results[n] = shared_build(run_dir)
+        except AssertionError as exc:
+            results[n] = exc
+
+    threads = [threading.Thread(target=ask, args=(n,)) for n in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+def test_the_site_is_built_once_and_every_asker_reads_that_build(tmp_path, monkeypatch):
+    calls = []
+
+    def fake_build(site_dir, cache_dir):
+        calls.append((site_dir, cache_dir))
+        (site_dir / "index.html").parent.mkdir(parents=True)
+        (site_dir / "index.html").write_text("built", "utf-8")
+        return BuiltSite(site_dir, f"log of build {len(calls)}")
+
+    monkeypatch.setattr(site_build, "strict_build", fake_build)
+    results = ask_at_once(tmp_path)
+    assert len(calls) == 1, calls
+    site_dir, cache_dir = calls[0]
+    assert cache_dir.parent == site_dir.parent == tmp_path / "built"  # cold: a cache of its own
+    assert [(r.root, r.log) for r in results] == [(site_dir, "log of build 1")] * len(results)
+
+
+def test_a_failed_build_is_reported_to_every_asker_and_not_run_again(tmp_path, monkeypatch):
+    calls = []
+
+    def failing_build(site_dir, cache_dir):
+        calls.append(site_dir)
+        raise AssertionError("strict build failed:\nERROR - a broken page")
+
+    monkeypatch.setattr(site_build, "strict_build", failing_build)
+    results = ask_at_once(tmp_path)
+    assert len(calls) == 1, calls
+    assert all(isinstance(r, AssertionError) and "a broken page" in str(r) for r in results)
