@@ -199,11 +199,10 @@ def wait_until_loaded(page, img_path_suffix: str):
 def test_palette_toggle_swaps_the_figure_variants(server, open_session, lang):
     session = open_session("light")
     page = session.page
-    page.goto(server.url(localized("", lang)), wait_until="networkidle")
+    page.goto(server.url(localized("saturation/", lang)), wait_until="networkidle")
     assert scheme(page) == "default"
-    # The figure sits in the folded "same at d_k = 1024" block: open it and bring the figure on
-    # screen, as a reader looking at it would (a lazy image off screen never loads, so it has
-    # no current source to compare).
+    # The saturation page's first figure: bring it on screen, as a reader looking at it would
+    # (a lazy image off screen never loads, so it has no current source to compare).
     page.evaluate(
         """() => {
             const selector = 'article img[src*="saturation-heatmaps."]';
@@ -231,17 +230,18 @@ def test_palette_toggle_swaps_the_figure_variants(server, open_session, lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_home_in_dark_mode(server, open_session, lang):
-    """A reader whose system prefers dark gets the slate scheme and the dark figures."""
+def test_a_figure_page_in_dark_mode(server, open_session, lang):
+    """A reader whose system prefers dark gets the slate scheme and the dark figures (the
+    saturation page: the home page has no figure in its main text)."""
     session = open_session("dark")
     page = session.page
-    page.goto(server.url(localized("", lang)), wait_until="networkidle")
+    page.goto(server.url(localized("saturation/", lang)), wait_until="networkidle")
     wait_for_math(page)
     load_all_images(page)
-    screenshot(page, lang, "index-dark")
+    screenshot(page, lang, "saturation-dark")
     assert scheme(page) == "slate"
     shown = page.evaluate(SHOWN_FIGURES)
-    assert shown, "no figure displayed on the home page"
+    assert shown, "no figure displayed on the saturation page"
     for img in shown:
         assert urlsplit(img["current"]).path.endswith(".dark.svg"), f"light figure in dark: {img}"
         assert img["complete"] and img["width"] > 0, f"dark figure not loaded: {img}"
