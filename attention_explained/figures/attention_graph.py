@@ -4,9 +4,10 @@ import matplotlib.pyplot as plt
 
 from attention_explained.figures.registry import figure
 from attention_explained.figures.strings import text
-from attention_explained.figures.style import legend_font, mixed_font, themed
+from attention_explained.figures.style import NARROW_WIDTH, legend_font, mixed_font, narrow, themed
 
 ID = "attention-graph"
+NARROW = True  # drawn for a phone's column too: the flow runs downwards there
 STRINGS = {
     "alt": {
         "ko": "쿼리 하나의 어텐션 계산 그래프. 쿼리 q와 키 k_j에서 로짓 z_j = q·k_j/√dₖ를 "
@@ -39,9 +40,20 @@ STRINGS = {
         "en": "A saturated softmax has $J \\approx 0$: the gradient to the query and keys\n"
         "vanishes, but the one to the values does not depend on $J$.",
     },
+    "note_narrow": {
+        "ko": "소프트맥스가 포화되면 $J \\approx 0$이라\n쿼리·키로 가는 기울기는 사라지지만,\n"
+        "밸류로 가는 기울기는 $J$와 상관없다.",
+        "en": "A saturated softmax has $J \\approx 0$:\n"
+        "the gradient to the query and keys vanishes,\n"
+        "but the one to the values does not depend on $J$.",
+    },
     "title": {
         "ko": "쿼리·키로 가는 기울기만 야코비안 $J$를 지난다",
         "en": "Only the gradient to the query and keys passes through $J$",
+    },
+    "title_narrow": {
+        "ko": "쿼리·키로 가는 기울기만\n야코비안 $J$를 지난다",
+        "en": "Only the gradient to the query\nand keys passes through $J$",
     },
 }
 
@@ -61,8 +73,24 @@ NODES = {
 BESIDE = ("o", "v", "L")  # captioned on the right
 FORMULAS = {  # under the caption, pure mathtext
     "z": r"$\mathbf{q}\cdot\mathbf{k}_j/\sqrt{d_k}$",
-    "o": r"$\sum_j p_j\mathbf{v}_j$",
+    "o": r"$\Sigma_j\, p_j\mathbf{v}_j$",
 }
+
+
+# The phone's layout (axes 0–6 × 0–10.4): the forward chain runs down x = 3.1 with its
+# captions on the left; the gradient through J bows back up on the right; the values come in
+# from the right of the output, the loss sits under it.
+NODES_NARROW = {
+    "q": (1.75, 9.3, r"$\mathbf{q}$", "query"),
+    "k": (4.45, 9.3, r"$\mathbf{k}_j$", "keys"),
+    "z": (3.1, 7.75, r"$z_j$", "logits"),
+    "softmax": (3.1, 6.2, "softmax", "jacobian"),
+    "p": (3.1, 4.65, r"$p_j$", "weights"),
+    "o": (3.1, 3.1, r"$\mathbf{o}$", "output"),
+    "v": (5.35, 3.1, r"$\mathbf{v}_j$", "values"),
+    "L": (3.1, 1.55, r"$L$", "loss"),
+}
+ABOVE_NARROW = ("q", "k")  # captioned above; "v" below; the chain on its left
 
 
 def graph() -> dict:
@@ -70,8 +98,8 @@ def graph() -> dict:
     return {"nodes": NODES}
 
 
-def _node(ax, key, pal, lang, *, face):
-    x, y, label, caption = NODES[key]
+def _node(ax, key, pal, lang, *, face, nodes=NODES):
+    x, y, label, caption = nodes[key]
     box = ax.text(
         x,
         y,
@@ -86,13 +114,16 @@ def _node(ax, key, pal, lang, *, face):
     under = text(ID, caption, lang)
     if key in FORMULAS:
         under += "\n" + FORMULAS[key]
-    beside = key in BESIDE
+    if nodes is NODES_NARROW:
+        where = "above" if key in ABOVE_NARROW else "below" if key == "v" else "left"
+    else:
+        where = "right" if key in BESIDE else "below"
     ax.text(
-        x + 0.42 if beside else x,
-        y if beside else y - 0.55,
+        {"right": x + 0.42, "left": x - (1.0 if key == "softmax" else 0.5)}.get(where, x),
+        {"above": y + 0.5, "below": y - 0.55}.get(where, y),
         under,
-        ha="left" if beside else "center",
-        va="center" if beside else "top",
+        ha={"right": "left", "left": "right"}.get(where, "center"),
+        va={"above": "bottom", "below": "top"}.get(where, "center"),
         fontsize=13,
         color=pal.accent if key == "softmax" else pal.muted,
         fontweight="bold" if key == "softmax" else "normal",
@@ -131,6 +162,8 @@ def _arrow(ax, start, end, colour, *, dashed=False, rad=0.0, width=1.4):
     data=graph,
 )
 def draw(data, lang: str, theme: str):
+    if narrow():
+        return _draw_downwards(lang, theme)
     with themed(theme) as pal:
         fig, ax = plt.subplots(figsize=(6.3, 4.7), layout="constrained")
         ax.set_xlim(0, 9.8)
@@ -209,5 +242,85 @@ def draw(data, lang: str, theme: str):
             **mixed_font(note),
         )
         title = text(ID, "title", lang)
+        fig.suptitle(title, fontweight="bold", **mixed_font(title))
+    return fig
+
+
+def _draw_downwards(lang: str, theme: str):
+    """The phone's variant: the same graph, flowing downwards in a column."""
+    with themed(theme) as pal:
+        fig, ax = plt.subplots(figsize=(NARROW_WIDTH, 8.2), layout="constrained")
+        ax.set_xlim(0, 6.2)
+        ax.set_ylim(-2.3, 10.4)
+        ax.axis("off")
+        face = {key: pal.box for key in NODES_NARROW}
+        face["softmax"] = pal.accent + "33"
+        nodes = {
+            key: _node(ax, key, pal, lang, face=face[key], nodes=NODES_NARROW)
+            for key in NODES_NARROW
+        }
+        through, skips = pal.series["none"], pal.series["unit"]
+        for a, b in [("q", "z"), ("k", "z"), ("z", "softmax"), ("softmax", "p"), ("p", "o")]:
+            _arrow(ax, nodes[a], nodes[b], pal.muted)
+        _arrow(ax, nodes["v"], nodes["o"], pal.muted)
+        _arrow(ax, nodes["o"], nodes["L"], pal.muted)
+        # Backward: from the loss up to the output, then up the chain through J, bowed right.
+        _arrow(ax, nodes["L"], nodes["o"], pal.text, dashed=True, rad=-0.5, width=2.0)
+        ax.text(
+            2.55,
+            2.3,
+            r"$\partial L/\partial\mathbf{o}$",
+            ha="right",
+            va="center",
+            fontsize=13,
+            color=pal.text,
+        )
+        for a, b, rad in [
+            ("o", "p", 0.5),
+            ("p", "softmax", 0.5),
+            ("softmax", "z", 0.5),
+            ("z", "k", 0.3),
+        ]:
+            _arrow(ax, nodes[a], nodes[b], through, dashed=True, rad=rad, width=2.0)
+        _arrow(ax, nodes["z"], nodes["q"], through, dashed=True, rad=0.3, width=2.0)
+        # … and from the output to the values, bowed under the forward arrow.
+        _arrow(ax, nodes["o"], nodes["v"], skips, dashed=True, rad=0.5, width=2.0)
+        ax.text(
+            4.25,
+            1.95,
+            r"$p_j\,\partial L/\partial\mathbf{o}$",
+            ha="center",
+            va="top",
+            fontsize=13,
+            color=skips,
+        )
+        handles = [
+            plt.Line2D([], [], color=pal.muted, lw=1.4),
+            plt.Line2D([], [], color=through, lw=2.0, ls=(0, (4, 2.5))),
+            plt.Line2D([], [], color=skips, lw=2.0, ls=(0, (4, 2.5))),
+        ]
+        labels = [text(ID, key, lang) for key in ("forward", "through", "skips")]
+        prop = {**(legend_font(labels) or {}), "size": 12.5}
+        ax.legend(
+            handles,
+            labels,
+            loc="lower left",
+            prop=prop,
+            handlelength=2.6,
+            bbox_to_anchor=(0.0, 0.0),
+            frameon=False,
+        )
+        note = text(ID, "note_narrow", lang)
+        ax.text(
+            0.0,
+            0.75,
+            note,
+            fontsize=12.5,
+            color=pal.text,
+            va="top",
+            linespacing=1.5,
+            **mixed_font(note),
+        )
+        title = text(ID, "title_narrow", lang)
         fig.suptitle(title, fontweight="bold", **mixed_font(title))
     return fig
