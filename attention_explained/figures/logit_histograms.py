@@ -48,9 +48,9 @@ STRINGS = {
         "en": "The spread of the logits grows with √dₖ; ÷√dₖ takes it away",
     },
     "subtitle": {
-        "ko": "A, B ~ U[−3, 3] 독립, {n}×{n} 로짓 × 시드 {seeds}개 = 패널마다 {total}개\n"
+        "ko": "A, B ~ uniform[−3, 3] 독립, {n}×{n} 로짓 × 시드 {seeds}개 = 패널마다 {total}개\n"
         "점선: 이론 표준편차 ±3√dₖ (÷√dₖ 뒤에는 ±3)",
-        "en": "A, B ~ U[−3, 3] independent; {n}×{n} logits × {seeds} seeds = {total} per "
+        "en": "A, B ~ uniform[−3, 3] independent; {n}×{n} logits × {seeds} seeds = {total} per "
         "panel\ndashed: theoretical standard deviation ±3√dₖ (±3 after ÷√dₖ)",
     },
 }

@@ -43,8 +43,8 @@ STRINGS = {
         "en": "mean row max weight {mw:.2f}\nentropy {h:.2f} nats",
     },
     "title": {
-        "ko": "30×30 어텐션 가중치: 쿼리와 키 ~ U[−3, 3] (시드 {seed})",
-        "en": "30×30 attention weights: queries and keys ~ U[−3, 3] (seed {seed})",
+        "ko": "30×30 어텐션 가중치: 쿼리와 키 ~ uniform[−3, 3] (시드 {seed})",
+        "en": "30×30 attention weights: queries and keys ~ uniform[−3, 3] (seed {seed})",
     },
 }
 ALT_CLAIMS = ("figures.heatmaps_peaked_unscaled_spread_scaled",)

@@ -59,13 +59,15 @@ def draw(data, lang: str, theme: str):
         left.set_ylabel(text(ID, "entropy", lang))
         sweep_panel(right, data, "max_weight", lang, pal)
         right.axhline(1 / n, color=pal.muted, ls=":", lw=1.2)
-        right.text(
-            1,
+        right.text(  # at the right end, where no curve comes down near 1/n
+            0.98,
             1 / n + 0.02,
             text(ID, "uniform_max", lang, n=n),
             color=pal.muted,
+            ha="right",
             va="bottom",
             fontsize=9,
+            transform=right.get_yaxis_transform(),
         )
         right.set_ylim(0, 1.04)
         right.set_ylabel(text(ID, "max_weight", lang))
