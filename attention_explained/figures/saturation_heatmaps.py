@@ -95,7 +95,8 @@ def draw(panels, lang: str, theme: str):
                         ax.set_ylabel(side, **mixed_font(side))
                 stats = text(ID, "panel", lang, mw=panel["max_weight"], h=panel["entropy"])
                 key = text(ID, "key", lang) + "\n" + stats
-                ax.set_xlabel(key, color=pal.text, fontsize=9.5, **mixed_font(key))
+                size = 11 if narrow() else 9.5  # a phone shows the narrow variant at 1:1
+                ax.set_xlabel(key, color=pal.text, fontsize=size, **mixed_font(key))
         if narrow():  # the colour scale in a row of its own, under the panels
             bar = rows[-1].colorbar(
                 image, cax=rows[-1].add_axes((0.15, 0.75, 0.7, 0.2)), orientation="horizontal"
