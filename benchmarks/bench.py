@@ -10,7 +10,8 @@ All runs happen in one go on this machine, so the ratios hold even when it is no
               floor of bare Material + mkdocs-static-i18n (serve_loop.py)
   (f) phone   first visit of every page on a throttled phone (phone.py)
   explorer    the explorer's update time at its largest size, in Chromium (explorer.py)
-  newcomer    a fresh clone to the first page `make serve` serves (newcomer.py)
+  newcomer    a fresh clone (empty package caches) to the first page `make serve` serves,
+              against the note's own set-up: a venv, pip, its script (newcomer.py)
 
 Each is repeated (default 3) and the median reported with peak RSS (largest process of the
 run's tree). Builds run in a scratch copy (runs.Workspace), so the repository and its .cache/
@@ -65,14 +66,15 @@ def explorer_updates(site: Path, clicks: int) -> dict | None:
     return explorer.measure(site, clicks)
 
 
-def newcomer_hook(repeat: int) -> dict | None:
-    """A fresh clone to the first page `make serve` serves, with the machine's warm package
-    caches (``benchmarks/newcomer.py``); ``--newcomer-repeat 0`` skips."""
+def newcomer_hook(repeat: int, seed_dir: Path) -> dict | None:
+    """A fresh clone with empty pip and uv caches to the first page `make serve` serves, next
+    to the note's own set-up (a venv, pip, its script), round by round, and the ratio
+    (``benchmarks/newcomer.py``); ``--newcomer-repeat 0`` skips."""
     if repeat <= 0:
         return None
     import newcomer  # benchmarks/newcomer.py
 
-    return newcomer.measure(REPO, repeat=repeat)
+    return newcomer.measure(REPO, repeat=repeat, cold=True, note=seed_dir)
 
 
 def measure(args: argparse.Namespace) -> tuple[dict, dict]:
@@ -89,7 +91,7 @@ def measure(args: argparse.Namespace) -> tuple[dict, dict]:
         results["explorer"] = explorer_updates(ws.root / "site", args.explorer_clicks)
         if not args.no_serve:
             results["serve"] = serve_loop(ws, make_floor(ws.root), args.repeat)
-    results["newcomer"] = newcomer_hook(args.newcomer_repeat)
+    results["newcomer"] = newcomer_hook(args.newcomer_repeat, args.seed_dir)
     return results, weights
 
 

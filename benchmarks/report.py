@@ -163,7 +163,10 @@ def print_report(report: dict, repeat: int, before: str | None) -> list[str]:
     if results.get("newcomer"):
         import newcomer  # benchmarks/newcomer.py
 
-        print("\nNewcomer: a fresh clone to the first page `make serve` serves (warm caches):")
+        print(
+            "\nNewcomer: a fresh clone to the first page `make serve` serves, against the note's"
+            " set-up (a venv, pip, its script):"
+        )
         print(newcomer.table(results["newcomer"]))
     print(f"\nFigures re-rendered in (e): {results['figure']['figures_rendered']}")
     print(
