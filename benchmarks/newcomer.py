@@ -151,17 +151,24 @@ def note_setup(source: Path, seed_dir: Path, scratch: Path, *, cold: bool = Fals
     start = time.perf_counter()
     subprocess.run([shutil.which("python3") or sys.executable, "-m", "venv", str(root / ".venv")],
                    env=env, check=True)  # fmt: skip
-    subprocess.run(
+    quietly(
         [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
          *pins(NOTE_PACKAGES, source / "constraints.txt")],
-        env=env, check=True,
+        env=env,
     )  # fmt: skip
     installed = time.perf_counter() - start
-    subprocess.run([str(python), str(script)], cwd=root, env=env, check=True,
-                   stdout=subprocess.DEVNULL)  # fmt: skip
+    quietly([str(python), str(script)], cwd=root, env=env)
     done = time.perf_counter() - start
     shutil.rmtree(root, ignore_errors=True)
     return {"installed_s": installed, "done_s": done}
+
+
+def quietly(command: list[str], **kwargs) -> None:
+    """Run ``command``; its output is shown only if it fails (pip's and TensorFlow's notices
+    would bury the bench's lines)."""
+    done = subprocess.run(command, capture_output=True, text=True, **kwargs)
+    if done.returncode:
+        raise RuntimeError(f"{command[:3]} failed ({done.returncode}):\n{done.stderr[-3000:]}")
 
 
 def with_group(process: subprocess.Popen, signum: int) -> None:
