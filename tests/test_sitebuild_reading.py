@@ -21,10 +21,10 @@ BOX = {
     ),
 }
 LINK = re.compile(r"\]\(([\w-]+)\.md\)")
-# Readers reading to learn take two to three times the estimate (junior readers: 27 minutes
-# over a four-page path estimated at 10.4; 22-30 minutes, without opening a fold, over the
-# three-page path estimated at 9.2): the short path is held to 8.5 estimated minutes, with
-# what it needs in its main text, so that a learner finishes it in about 20 minutes.
+# Readers reading to learn take three to four times the estimate (thirteen fresh junior
+# readers, without opening a fold: 22-35 minutes, median 26, over the three-page path
+# estimated at 7-9 minutes): the short path is held to 8.5 estimated minutes, with what it
+# needs in its main text.
 SHORT_PATH_MINUTES = 8.5
 
 
