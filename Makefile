@@ -50,6 +50,17 @@ $(STAMP): constraints.txt pyproject.toml | $(VENV)/bin/python
 	fi
 	@touch $@
 
+# Bytecode for every installed module, once per install, for the test targets. Python writes
+# it lazily on first import, except where PYTHONDONTWRITEBYTECODE is set (many container
+# images set it; so does the machine the timings in tests/ were taken on): there every test
+# process compiled TensorFlow's sources again, about 9 s of CPU each (importing it: 15 s of
+# CPU without bytecode, 6 s with). Compiling all of site-packages takes about 30 s of CPU,
+# once. A module that does not compile is Python 2 left in some package: ignored ("-").
+BYTECODE := $(VENV)/.bytecode
+$(BYTECODE): $(STAMP)
+	-$(PY) -m compileall -q -j 0 $(VENV)/lib >/dev/null
+	@touch $@
+
 serve: $(STAMP)
 	$(PY) -m mkdocs serve --strict -a $(HOST)
 
@@ -62,7 +73,7 @@ build-properdocs: $(STAMP)
 
 # The content linters (term sheet, notation, prose) after ruff: about 3 s of CPU, most of it
 # Kiwi reading the Korean lines (tests/test_terms.py runs the same command).
-lint: $(STAMP)
+lint: $(BYTECODE)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) -m attention_explained lint --pages
