@@ -11,7 +11,7 @@ HOST   ?= 127.0.0.1:8000
 export NO_MKDOCS_2_WARNING := 1
 
 .DEFAULT_GOAL := help
-.PHONY: help venv serve build build-properdocs test test-fast lint figures bench pdf lock clean
+.PHONY: help venv serve build build-properdocs test test-fast test-site lint figures bench pdf lock clean
 
 help:
 	@echo "make serve   build the site and serve it at http://$(HOST) (live reload)"
@@ -19,6 +19,7 @@ help:
 	@echo "make build-properdocs  the same build with ProperDocs, into site-properdocs/"
 	@echo "make test    lint + the full test suite (unit, fixture site, built site, browser)"
 	@echo "make test-fast lint + every test without a site build, browser, venv or full grid (< 1 min)"
+	@echo "make test-site the tests that build a site (the real one, the fixture) without a browser, venv or grid"
 	@echo "make lint    ruff, then the content linters (python -m attention_explained lint --pages)"
 	@echo "make figures render every figure variant into .cache/cli-figures/"
 	@echo "make bench   time the build against the study note's script (benchmarks/)"
@@ -89,7 +90,14 @@ test: lint
 # launches Chromium, creates a venv or runs a full grid without its marker.
 FAST := not (site or browser or venv or grid)
 test-fast: lint
-	$(PY) -m pytest -m "$(FAST)" -n auto --dist loadfile
+	$(PY) -m pytest -m "$(FAST)" -n auto --dist loadfile --durations=10
+
+# What CI adds to test-fast on every push (.github/workflows/ci.yml): every site build test
+# that needs no browser, no venv and no full grid (tests/needs.py SITE), the real site built
+# once. make test runs these too.
+SITE := site and not (browser or venv or grid)
+test-site: $(BYTECODE)
+	$(PY) -m pytest -m "$(SITE)" -n auto --dist loadfile --durations=10
 
 figures: $(STAMP)
 	$(PY) -m attention_explained figures --out .cache/cli-figures
