@@ -200,8 +200,9 @@ def test_worker_thread_settings_leave_every_result_bit_identical(tmp_path):
     import subprocess
     import sys
 
+    import tensorflow as tf  # already imported by training, banners quieted
+
     from attention_explained import after_training
-    from attention_explained._tf import tf
 
     threads = tf.config.threading
     assert threads.get_intra_op_parallelism_threads() == 0, "not TensorFlow's default"
