@@ -11,7 +11,7 @@ HOST   ?= 127.0.0.1:8000
 export NO_MKDOCS_2_WARNING := 1
 
 .DEFAULT_GOAL := help
-.PHONY: help venv serve build build-properdocs test test-fast lint figures bench pdf lock clean
+.PHONY: help venv serve build build-properdocs test test-fast test-site lint figures bench pdf lock clean
 
 help:
 	@echo "make serve   build the site and serve it at http://$(HOST) (live reload)"
@@ -19,6 +19,7 @@ help:
 	@echo "make build-properdocs  the same build with ProperDocs, into site-properdocs/"
 	@echo "make test    lint + the full test suite (unit, fixture site, built site, browser)"
 	@echo "make test-fast lint + every test without a site build, browser, venv or full grid (< 1 min)"
+	@echo "make test-site the tests that build a site (the real one, the fixture) without a browser, venv or grid"
 	@echo "make lint    ruff, then the content linters (python -m attention_explained lint --pages)"
 	@echo "make figures render every figure variant into .cache/cli-figures/"
 	@echo "make bench   time the build against the study note's script (benchmarks/)"
@@ -50,6 +51,17 @@ $(STAMP): constraints.txt pyproject.toml | $(VENV)/bin/python
 	fi
 	@touch $@
 
+# Bytecode for every installed module, once per install, for the test targets. Python writes
+# it lazily on first import, except where PYTHONDONTWRITEBYTECODE is set (many container
+# images set it; so does the machine the timings in tests/ were taken on): there every test
+# process compiled TensorFlow's sources again, about 9 s of CPU each (importing it: 15 s of
+# CPU without bytecode, 6 s with). Compiling all of site-packages takes about 30 s of CPU,
+# once. A module that does not compile is Python 2 left in some package: ignored ("-").
+BYTECODE := $(VENV)/.bytecode
+$(BYTECODE): $(STAMP)
+	-$(PY) -m compileall -q -j 0 $(VENV)/lib >/dev/null
+	@touch $@
+
 serve: $(STAMP)
 	$(PY) -m mkdocs serve --strict -a $(HOST)
 
@@ -62,7 +74,7 @@ build-properdocs: $(STAMP)
 
 # The content linters (term sheet, notation, prose) after ruff: about 3 s of CPU, most of it
 # Kiwi reading the Korean lines (tests/test_terms.py runs the same command).
-lint: $(STAMP)
+lint: $(BYTECODE)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) -m attention_explained lint --pages
@@ -78,7 +90,14 @@ test: lint
 # launches Chromium, creates a venv or runs a full grid without its marker.
 FAST := not (site or browser or venv or grid)
 test-fast: lint
-	$(PY) -m pytest -m "$(FAST)" -n auto --dist loadfile
+	$(PY) -m pytest -m "$(FAST)" -n auto --dist loadfile --durations=10
+
+# What CI adds to test-fast on every push (.github/workflows/ci.yml): every site build test
+# that needs no browser, no venv and no full grid (tests/needs.py SITE), the real site built
+# once. make test runs these too.
+SITE := site and not (browser or venv or grid)
+test-site: $(BYTECODE)
+	$(PY) -m pytest -m "$(SITE)" -n auto --dist loadfile --durations=10
 
 figures: $(STAMP)
 	$(PY) -m attention_explained figures --out .cache/cli-figures

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import os
+import shutil
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,7 +31,7 @@ from browser_support import (
     site_prefix,
     sync_playwright,
 )
-from site_build import BuiltSite, copy_package, shared_build
+from site_build import BuiltSite, copy_package, shared_build, warm_fixture_cache
 
 # -- the marker checks (needs.py) ---------------------------------------------------------
 needs.install()
@@ -48,9 +49,14 @@ def pytest_runtest_teardown(item, nextitem):
 
 
 @pytest.fixture(scope="session")
-def ae_cache(tmp_path_factory) -> Path:
-    """One asset cache for this session's fixture-site builds (the real site has its own)."""
-    return tmp_path_factory.mktemp("ae-cache")
+def ae_cache(tmp_path_factory, run_dir) -> Path:
+    """One asset cache for this session's fixture-site builds (the real site has its own),
+    starting warm: a copy of the cache the run warms once with a plain fixture-site build
+    (site_build.warm_fixture_cache), so that pytest-xdist's workers do not each draw every
+    figure and compute the numbers again. A figure or number a test changes is made anew."""
+    cache = tmp_path_factory.mktemp("ae-cache")
+    shutil.copytree(warm_fixture_cache(run_dir), cache, dirs_exist_ok=True)
+    return cache
 
 
 @pytest.fixture(scope="session")

@@ -26,6 +26,8 @@ MARKERS = {
     "grid": "runs a full experiment grid (the numbers the site quotes)",
 }
 FAST = "not (" + " or ".join(MARKERS) + ")"  # the Makefile's test-fast selection
+# the Makefile's test-site selection: the site builds without the other slow needs
+SITE = "site and not (" + " or ".join(m for m in MARKERS if m != "site") + ")"
 
 GRIDS = {  # module → (its grid function, the arguments that size the grid)
     "attention_explained.training": ("run_grid", ("dks", "seeds", "steps")),

@@ -118,6 +118,38 @@ def shared_build(run_dir: Path) -> BuiltSite:
     return BuiltSite(folder / "site", log.read_text(encoding="utf-8"))
 
 
+def fixture_build(root: Path, cache_dir: Path) -> None:
+    """tests/fixture_site as it is, built at ``root`` into ``cache_dir``: every figure and
+    the numbers (about a minute of CPU when the cache is cold)."""
+    result = build(make_site(root, cache_dir))
+    if result.returncode != 0:
+        raise AssertionError(f"fixture site build failed:\n{result.stderr[-6000:]}")
+
+
+def warm_fixture_cache(run_dir: Path) -> Path:
+    """A fixture-site asset cache made warm once for the whole test run (as ``shared_build``:
+    the first process to ask builds tests/fixture_site into it under a lock, the others wait
+    and get the same cache, or the same failure). Nothing writes into it afterwards: each
+    session works on its own copy (conftest's ``ae_cache``), so each worker no longer pays
+    for its own cold build of the same figures and numbers."""
+    require("site")
+    folder = run_dir / "fixture-cache"
+    folder.mkdir(exist_ok=True)
+    done, failed = folder / "done", folder / "build.failed"
+    with open(folder / "build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+        if not done.exists() and not failed.exists():
+            try:
+                fixture_build(folder / "site", folder / "cache")
+            except AssertionError as exc:
+                failed.write_text(str(exc), encoding="utf-8")
+                raise
+            done.touch()
+    if failed.exists():
+        raise AssertionError(failed.read_text(encoding="utf-8"))
+    return folder / "cache"
+
+
 def source_pages() -> list[str]:
     """The default language's source pages as site-relative page folders."""
     pages = []

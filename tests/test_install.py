@@ -66,21 +66,14 @@ def clean_env(tmp_path_factory) -> Path:
     )
     wheels = list((tmp / "dist").glob("attention_explained-*.whl"))
     assert len(wheels) == 1, wheels
-    venv.create(tmp / "venv", with_pip=True, clear=True)
+    # The installer `make` uses (uv, beside this Python), else pip: both install the pins.
+    uv = shutil.which("uv", path=str(Path(sys.executable).parent))
+    venv.create(tmp / "venv", with_pip=uv is None, clear=True)
     python = tmp / "venv" / "bin" / "python"
-    run(
-        [
-            str(python),
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--disable-pip-version-check",
-            "-c",
-            str(REPO / "constraints.txt"),
-            str(wheels[0]),
-        ],
-    )
+    installer = [uv, "pip", "install", "--python", str(python)] if uv else [
+        str(python), "-m", "pip", "install", "--disable-pip-version-check",
+    ]  # fmt: skip
+    run([*installer, "--quiet", "-c", str(REPO / "constraints.txt"), str(wheels[0])])
     return python
 
 

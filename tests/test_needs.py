@@ -29,6 +29,9 @@ def test_make_test_fast_deselects_every_slow_need_and_make_test_nothing():
     assert re.search(r"^FAST := (.+)$", makefile, re.M).group(1) == needs.FAST
     fast = re.search(r"^test-fast:.*\n((?:\t.*\n)+)", makefile, re.M).group(1)
     assert '-m pytest -m "$(FAST)"' in fast
+    assert re.search(r"^SITE := (.+)$", makefile, re.M).group(1) == needs.SITE
+    site = re.search(r"^test-site:.*\n((?:\t.*\n)+)", makefile, re.M).group(1)
+    assert '-m pytest -m "$(SITE)"' in site
     full = re.search(r"^test:.*\n((?:\t.*\n)+)", makefile, re.M).group(1)
     # everything, as CI runs it, on every core (the 25 slowest tests printed at the end)
     assert full.strip() == "$(PY) -m pytest -n auto --dist loadfile --durations=25"

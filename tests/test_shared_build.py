@@ -1,5 +1,7 @@
 """conftest's built_site: one build for the whole run, however many pytest-xdist workers ask
-for it (site_build.shared_build: a lock in the folder the run's processes share)."""
+for it (site_build.shared_build: a lock in the folder the run's processes share); and
+conftest's ae_cache: each session's copy of one fixture-site cache the run warms once
+(site_build.warm_fixture_cache, the same lock)."""
 
 from __future__ import annotations
 
@@ -7,21 +9,21 @@ import threading
 
 import pytest
 import site_build
-from site_build import BuiltSite, shared_build
+from site_build import BuiltSite, shared_build, warm_fixture_cache
 
 pytestmark = pytest.mark.site  # shared_build checks the marker; the builds below are fakes
 
 
-def ask_at_once(run_dir, count=4) -> list:
-    """``count`` threads call shared_build together (flock excludes each open of the lock
-    file, so threads contend as worker processes do); each result or exception, in order."""
+def ask_at_once(run_dir, count=4, ask_for=shared_build) -> list:
+    """``count`` threads call ``ask_for`` together (flock excludes each open of the lock file,
+    so threads contend as worker processes do); each result or exception, in order."""
     results: list = [None] * count
     start = threading.Barrier(count)
 
     def ask(n):
         start.wait()
         try:
-            results[n] = shared_build(run_dir)
+            results[n] = ask_for(run_dir)
         except AssertionError as exc:
             results[n] = exc
 
@@ -59,5 +61,37 @@ def test_a_failed_build_is_reported_to_every_asker_and_not_run_again(tmp_path, m
 
     monkeypatch.setattr(site_build, "strict_build", failing_build)
     results = ask_at_once(tmp_path)
+    assert len(calls) == 1, calls
+    assert all(isinstance(r, AssertionError) and "a broken page" in str(r) for r in results)
+
+
+def test_the_fixture_cache_is_warmed_once_and_every_asker_gets_it(tmp_path, monkeypatch):
+    calls = []
+
+    def fake_build(root, cache_dir):
+        calls.append((root, cache_dir))
+        cache_dir.mkdir(parents=True)
+        (cache_dir / "entry").write_text("warm", "utf-8")
+
+    monkeypatch.setattr(site_build, "fixture_build", fake_build)
+    results = ask_at_once(tmp_path, ask_for=warm_fixture_cache)
+    assert len(calls) == 1, calls
+    root, cache_dir = calls[0]
+    assert root.parent == cache_dir.parent == tmp_path / "fixture-cache"
+    assert results == [cache_dir] * len(results)
+    assert (cache_dir / "entry").read_text("utf-8") == "warm"
+
+
+def test_a_failed_fixture_warm_up_is_reported_to_every_asker_and_not_run_again(
+    tmp_path, monkeypatch
+):
+    calls = []
+
+    def failing_build(root, cache_dir):
+        calls.append(root)
+        raise AssertionError("fixture site build failed:\nERROR - a broken page")
+
+    monkeypatch.setattr(site_build, "fixture_build", failing_build)
+    results = ask_at_once(tmp_path, ask_for=warm_fixture_cache)
     assert len(calls) == 1, calls
     assert all(isinstance(r, AssertionError) and "a broken page" in str(r) for r in results)

@@ -180,30 +180,44 @@ def test_bad_arguments_name_the_argument(kwargs, error, match):
 _THREADS_SCRIPT = """
 import sys
 import numpy as np
-if sys.argv[1] == "worker":
-    from attention_explained.sitebuild.worker import import_tensorflow
-    import_tensorflow()
-    import tensorflow as tf
-    assert tf.config.threading.get_intra_op_parallelism_threads() == 1
+from attention_explained.sitebuild.worker import import_tensorflow
+import_tensorflow()
+import tensorflow as tf
+assert tf.config.threading.get_intra_op_parallelism_threads() == 1
 from attention_explained import after_training, training
 sgd = training.run_grid(dks=(16, 256), seeds=(0,), steps=30)
 adam = training.run_grid(dks=(256,), seeds=(0,), steps=30, optimizer="adam")
 after = after_training.run(sweep_dks=(64,), spread_dks=(64,), seeds=(0,), steps=20)
-np.savez(sys.argv[2], sgd=sgd["loss"], adam=adam["grad_norm"], after=after["max_logit"],
+np.savez(sys.argv[1], sgd=sgd["loss"], adam=adam["grad_norm"], after=after["max_logit"],
          probe=after["spread_std_final"])
 """
 
 
 def test_worker_thread_settings_leave_every_result_bit_identical(tmp_path):
     """The build's worker runs TensorFlow with one thread per op (worker.import_tensorflow);
-    the numbers on the site must be exactly those of TensorFlow's default threading."""
+    the numbers on the site must be exactly those of TensorFlow's default threading: this
+    process's, which no test changes (checked first), against a worker-set process's."""
     import subprocess
     import sys
 
-    runs = {}
-    for mode in ("default", "worker"):
-        out = tmp_path / f"{mode}.npz"
-        subprocess.run([sys.executable, "-c", _THREADS_SCRIPT, mode, str(out)], check=True)
-        runs[mode] = np.load(out)
+    import tensorflow as tf  # already imported by training, banners quieted
+
+    from attention_explained import after_training
+
+    threads = tf.config.threading
+    assert threads.get_intra_op_parallelism_threads() == 0, "not TensorFlow's default"
+    assert threads.get_inter_op_parallelism_threads() == 0, "not TensorFlow's default"
+    sgd = training.run_grid(dks=(16, 256), seeds=(0,), steps=30)
+    adam = training.run_grid(dks=(256,), seeds=(0,), steps=30, optimizer="adam")
+    after = after_training.run(sweep_dks=(64,), spread_dks=(64,), seeds=(0,), steps=20)
+    default = {
+        "sgd": sgd["loss"],
+        "adam": adam["grad_norm"],
+        "after": after["max_logit"],
+        "probe": after["spread_std_final"],
+    }
+    out = tmp_path / "worker.npz"
+    subprocess.run([sys.executable, "-c", _THREADS_SCRIPT, str(out)], check=True)
+    worker = np.load(out)
     for name in ("sgd", "adam", "after", "probe"):
-        assert np.array_equal(runs["default"][name], runs["worker"][name], equal_nan=True), name
+        assert np.array_equal(default[name], worker[name], equal_nan=True), name

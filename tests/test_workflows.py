@@ -5,7 +5,8 @@
 - every action is pinned to a full 40-hex commit SHA;
 - least privilege: nothing granted at the top, each job declares its permissions, and only
   the Pages deployment may write (``pages``, ``id-token``);
-- CI runs ``bash .ci/run``, and ``.ci/run`` ends in ``make test``.
+- CI runs ``bash .ci/run``, and ``.ci/run`` ends in ``make test``; on every push, one job
+  runs ``make test-fast`` then ``make test-site``.
 
 ``test_mutation_is_caught`` breaks a copy of a workflow one way at a time (parse the YAML,
 change the data, dump it) and asserts that the check meant for it fails, so a check that
@@ -106,12 +107,22 @@ def permission_problems(path: Path) -> list[str]:
 
 
 def ci_run_problems(path: Path, ci_run: Path = CI_RUN) -> list[str]:
-    """The CI workflow runs `bash .ci/run`, whose last command is `make test`."""
+    """The CI workflow runs `bash .ci/run`, whose last command is `make test`; and on every
+    push (a job with no `if`) `make test-fast`, then `make test-site`."""
     problems = []
     if path.name == "ci.yml":
-        runs = {str(step.get("run", "")).strip() for _, step in steps(load(path))}
+        doc = load(path)
+        runs = {str(step.get("run", "")).strip() for _, step in steps(doc)}
         if "bash .ci/run" not in runs:
             problems.append(f"{path.name}: no step runs `bash .ci/run`")
+        every_push = [
+            [str(step.get("run", "")).strip() for step in job.get("steps") or []]
+            for job in doc["jobs"].values()
+            if "if" not in job
+        ]
+        wanted = ["make test-fast", "make test-site"]
+        if not any([r for r in job if r in wanted] == wanted for job in every_push):
+            problems.append(f"{path.name}: no job runs {wanted} on every push")
     commands = [
         line.strip()
         for line in ci_run.read_text(encoding="utf-8").splitlines()
@@ -177,6 +188,12 @@ def _drop_ci_run(doc):
             step["run"] = "make lint"
 
 
+def _site_tests_only_on_main(doc):
+    for job in doc["jobs"].values():
+        if any(str(s.get("run", "")).strip() == "make test-site" for s in job.get("steps") or []):
+            job["if"] = "github.ref == 'refs/heads/main'"
+
+
 MUTATIONS = [
     ("ci.yml", _unpin, "pins"),
     ("pages.yml", _unpin, "pins"),
@@ -186,6 +203,7 @@ MUTATIONS = [
     ("ci.yml", _bad_key, "schema"),
     ("ci.yml", _injection, "zizmor"),
     ("ci.yml", _drop_ci_run, "ci-run"),
+    ("ci.yml", _site_tests_only_on_main, "ci-run"),
 ]
 
 
