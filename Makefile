@@ -15,7 +15,7 @@ export NO_MKDOCS_2_WARNING := 1
 
 help:
 	@echo "make serve   build the site and serve it at http://$(HOST) (live reload)"
-	@echo "make build   strict build into site/"
+	@echo "make build   the assets (python -m attention_explained assets build), then a strict build into site/"
 	@echo "make build-properdocs  the same build with ProperDocs, into site-properdocs/"
 	@echo "make test    lint + the full test suite (unit, fixture site, built site, browser)"
 	@echo "make test-fast lint + every test without a site build, browser, venv or full grid (< 1 min)"
@@ -62,14 +62,22 @@ $(BYTECODE): $(STAMP)
 	-$(PY) -m compileall -q -j 0 $(VENV)/lib >/dev/null
 	@touch $@
 
+# The asset step first (figures, numbers, claims' verdicts into .cache/ with its manifest;
+# no MkDocs), then the build, which reads what it made. While serving, an edit to the package
+# makes the assets stale again: the plugin's worker remakes them (sitebuild/plugin.py).
+ASSETS := $(PY) -m attention_explained assets build
+
 serve: $(STAMP)
+	$(ASSETS)
 	$(PY) -m mkdocs serve --strict -a $(HOST)
 
 build: $(STAMP)
+	$(ASSETS)
 	$(PY) -m mkdocs build --strict
 
 # The same strict build with ProperDocs, the maintained fork of MkDocs 1.6 (README: the plan).
 build-properdocs: $(STAMP)
+	$(ASSETS)
 	$(PY) -m properdocs build --strict -f mkdocs.yml --site-dir site-properdocs
 
 # The content linters (term sheet, notation, prose) after ruff: about 3 s of CPU, most of it

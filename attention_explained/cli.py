@@ -19,6 +19,9 @@ Compute what the attention_explained site shows.
   claims    print every claim: where it is stated, whether it holds, its margin
             (--rerun: on an independent rerun, other seeds and float64; exits 1 if
             any claim fails)
+  assets    build: make every stale figure, the numbers and the claims' verdicts into
+            the cache (.cache/, or $ATTENTION_EXPLAINED_CACHE, or --cache-dir DIR) and
+            write its manifest.json; no MkDocs (make build and make serve run it first)
   lint      check the code and the pages, with no build; with no option, both
             (--imports: print the package's import graph, exit 1 if it has an import
             circle; --pages: the content checks (term sheet, d_k notation, hedges,
@@ -32,6 +35,7 @@ Examples:
   python -m attention_explained figures --out /tmp/fig --only logit-variance temperature
   python -m attention_explained numbers
   python -m attention_explained claims --rerun
+  python -m attention_explained assets build
   python -m attention_explained lint
   python -m attention_explained lint --imports
   python -m attention_explained lint --pages --docs /tmp/docs-copy
@@ -91,6 +95,23 @@ def _parser() -> argparse.ArgumentParser:
     claims.add_argument(
         "--docs", type=Path, default=Path("docs"), help="the pages to scan (default: docs)"
     )
+    assets = commands.add_parser(
+        "assets",
+        help="make the site's assets into the cache, with a manifest",
+        description="build: compute every stale figure, the numbers and the claims' verdicts "
+        "of the code as it is now into the content-addressed cache, then write "
+        "<cache>/manifest.json (each asset's key and path, per language). Nothing fresh is "
+        "computed again. No MkDocs is imported; the site build reads what this wrote.",
+    )
+    assets.add_argument("action", choices=["build"], help="the one action: build")
+    assets.add_argument(
+        "--cache-dir",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="the cache folder (default: $ATTENTION_EXPLAINED_CACHE, else .cache)",
+    )
+    assets.add_argument("--jobs", type=int, default=2, help="drawing processes (default: 2)")
     lint = commands.add_parser(
         "lint",
         help="check the code and the pages",
@@ -140,6 +161,14 @@ def _lint(args, parser) -> int:
         print(report.summary())
         failed |= bool(report.problems)
     return 1 if failed else 0
+
+
+def _assets(args) -> int:
+    from attention_explained.sitebuild.assets import build_assets, default_cache_dir
+
+    cache_dir = args.cache_dir or default_cache_dir()
+    build_assets(cache_dir, jobs=max(1, args.jobs), report=lambda line: print(line, flush=True))
+    return 0
 
 
 def _figures(args, parser) -> int:
@@ -217,6 +246,8 @@ def main(argv: list[str] | None = None) -> int:
             return _claims(args)
         if args.command == "lint":
             return _lint(args, parser)
+        if args.command == "assets":
+            return _assets(args)
         return _numbers(args)
     except Exception as exc:  # a figure or number failed: say which, exit non-zero
         print(f"error: {exc}", file=sys.stderr)

@@ -250,3 +250,47 @@ def test_kiwi_reads_the_default_languages_entries_without_number_tokens():
         {"title": "검색", "text": "본문"},  # an entry without a location is the default's
     ]
     assert default_language_texts(entries, prefixes) == ["포화\n값은 이다", "검색\n본문"]
+
+
+def test_a_page_filled_from_the_manifest_gives_kiwi_the_texts_its_tokens_gave():
+    """A build from the asset manifest has numbers where the worker's build had tokens; the
+    texts Kiwi reads are the same: the printed numbers go, the numbers written out stay,
+    even where one prints as a number the text also writes out."""
+    from attention_explained.languages import prefixes as language_prefixes
+    from attention_explained.sitebuild.markdown import mark_numbers
+    from attention_explained.sitebuild.search import default_language_texts, section_numbers
+
+    numbers = {"seeds": "2", "n": "30", "range": "0.99–1.00"}
+    page = (
+        "# 초기화\n\n시드 {{ae:seeds}}개.\n\n## 왜\n\n`axes=[0, 2]`로 두고 시드 {{ae:seeds}}개,"
+        " 토큰 {{ae:n}}개짜리, 범위 {{ae:range}}이고 0.99–1.00은 손으로 썼습니다.[^1]\n\n"
+        "## 끝\n\n2개는 그대로입니다.\n\n[^1]: 시드 {{ae:seeds}}개의 중앙값.\n"
+    )
+
+    def entries(text_of):  # Material's entries of the page: its own, then one per heading
+        return [
+            {"location": "init/", "title": "", "text": ""},
+            {"location": "init/#a", "title": "초기화", "text": f"시드 {text_of('seeds')}개."},
+            {
+                "location": "init/#b",
+                "title": "왜",
+                "text": f"axes=[0, 2]로 두고 시드 {text_of('seeds')}개, 토큰 {text_of('n')}개짜리,"
+                f" 범위 {text_of('range')}이고 0.99–1.00은 손으로 썼습니다.1",
+            },
+            {
+                "location": "init/#c",
+                "title": "끝",
+                "text": f"2개는 그대로입니다. 시드 {text_of('seeds')}개의 중앙값.",
+            },
+        ]
+
+    prefixes = language_prefixes(("ko", "en"), "ko")
+    _, names = mark_numbers(page, "init.md")
+    tokens = {name: token for token, name in names.items()}
+    by_tokens = default_language_texts(entries(tokens.get), prefixes)
+    filled = {"init/": section_numbers(page, numbers)}
+    assert default_language_texts(entries(numbers.get), prefixes, filled) == by_tokens
+    assert (
+        by_tokens[2]
+        == "왜\naxes=[0, 2]로 두고 시드 개, 토큰 개짜리, 범위 이고 0.99–1.00은 손으로 썼습니다.1"
+    )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -298,3 +299,75 @@ def test_the_whole_output_is_what_the_site_should_have(site):
             for suffix in ("", ".dark")
         ]
     assert found == sorted(set(expected))
+
+
+# -- the asset step first (`python -m attention_explained assets build`), then the build ----
+
+
+def assets_build(cache: Path) -> None:
+    command = [sys.executable, "-m", "attention_explained", "assets", "build", "--cache-dir"]
+    result = subprocess.run(
+        [*command, str(cache)], capture_output=True, text=True, check=False, cwd=cache.parent
+    )
+    assert result.returncode == 0, result.stderr[-4000:]
+
+
+@pytest.fixture(scope="module")
+def manifest_cache(site, ae_cache, tmp_path_factory):
+    """A copy of the session's cache (the other tests keep the worker path) with the asset
+    step's manifest: everything is cached already, so the step only writes the manifest."""
+    cache = tmp_path_factory.mktemp("manifest") / "cache"
+    shutil.copytree(ae_cache, cache)
+    assets_build(cache)
+    return cache
+
+
+def test_with_a_fresh_manifest_the_site_is_the_worker_paths_byte_for_byte(
+    site, manifest_cache, tmp_path
+):
+    root, _, _ = site
+    fresh = make_site(tmp_path / "fresh", manifest_cache)
+    result = build(fresh)
+    assert result.returncode == 0, result.stderr
+    assert "(no worker)" in result.stderr
+    files = listing(root / "site")
+    assert listing(fresh / "site") == files
+    differ = [
+        p
+        for p in files
+        if (root / "site" / p).is_file()
+        and (root / "site" / p).read_bytes() != (fresh / "site" / p).read_bytes()
+    ]
+    assert differ == []
+
+
+def test_with_a_fresh_manifest_numbers_may_stand_in_math_and_headings(manifest_cache, tmp_path):
+    page = "# At d = {{ae:after.d_model}}\n\nThe spread $\\sigma = {{ae:after.d_model}}$.\n"
+    fresh = make_site(tmp_path / "math", manifest_cache)
+    (fresh / "docs/index.en.md").write_text(page, encoding="utf-8")
+    result = build(fresh)
+    assert result.returncode == 0, result.stderr
+    html = (fresh / "site/en/index.html").read_text(encoding="utf-8")
+    assert '<h1 id="at-d-16">At d = 16' in html
+    assert "<mi>σ</mi><mo>=</mo><mn>16</mn>" in html  # typeset with the number in it
+    # The worker path (no manifest) still refuses them: its tokens would be typeset.
+    old = make_site(tmp_path / "tokens", manifest_cache)
+    (old / "docs/index.en.md").write_text(page, encoding="utf-8")
+    (manifest_cache / "manifest.json").rename(tmp_path / "manifest.json")
+    try:
+        result = build(old)
+    finally:
+        (tmp_path / "manifest.json").rename(manifest_cache / "manifest.json")
+    assert result.returncode != 0
+    assert "a number inside" in result.stderr
+
+
+def test_a_stale_manifest_falls_back_to_the_worker(manifest_cache, tmp_path, package_copy):
+    module = package_copy / "attention_explained/figures/temperature.py"
+    edit = "\n# the manifest does not know this\n"  # a key no other test's cache has
+    module.write_text(module.read_text(encoding="utf-8") + edit, encoding="utf-8")
+    root = make_site(tmp_path / "stale", manifest_cache)
+    result = build(root, pythonpath=package_copy)
+    assert result.returncode == 0, result.stderr
+    assert "(no worker)" not in result.stderr
+    assert f"figures rendered 1, from cache {len(FIGURE_IDS) - 1}" in result.stderr

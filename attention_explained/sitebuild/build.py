@@ -133,21 +133,36 @@ class Build:
         self.llms: dict[str, dict] = {}  # lang → llms.txt's name, description and pages
         self.default_lang = LANGS[0]
         self.figures = True  # the ``figures`` option: without figures, pages get no card
+        # The asset step's manifest matches this build's keys: every asset is finished, the
+        # numbers are filled into the Markdown, and no worker runs (``start``).
+        self.from_manifest = False
+        self.filled: dict[str, list] = {}  # page source → its numbers, by section (search.py)
+        self.filled_urls: dict[str, list] = {}  # page URL → the same
 
     # -- on_config: start everything stale, in parallel ----------------------------------
     @classmethod
     def start(
         cls, options: PluginConfig, cache_dir: Path, docs_dir: Path, workers: Workers
     ) -> Build:
-        """Compute the cache keys, send what is stale to the worker, start executing the
-        stale notebooks, cut the math font."""
+        """Compute the cache keys; if the asset step's manifest is fresh for them, read the
+        finished numbers and verdicts; else (the fallback: ``mkdocs serve`` after an edit, a
+        build without ``assets build`` first) send what is stale to the worker. Start
+        executing the stale notebooks, cut the math font."""
+        from attention_explained.sitebuild.assets import manifest_fresh, manifest_path
+
         graph = ImportGraph(memo=memo_path(cache_dir))
         cache = AssetCache(cache_dir, graph)
-        stale = cache.stale_figures() if options.figures else []
-        build = cls(cache, stale, cache.data_stale())
+        if manifest_fresh(cache, figures=options.figures):
+            build = cls(cache, [], False)
+            build.from_manifest = True
+            build.data_ready()  # numbers and verdicts read now: pages are filled as rendered
+            log.info("attention-explained: assets from %s (no worker)", manifest_path(cache.root))
+        else:
+            stale = cache.stale_figures() if options.figures else []
+            build = cls(cache, stale, cache.data_stale())
         build.figures = options.figures
-        if stale or build.data_stale:
-            build.job = workers.submit(cache, stale, build.data_stale, options.jobs)
+        if build.stale or build.data_stale:
+            build.job = workers.submit(cache, build.stale, build.data_stale, options.jobs)
         sources = sorted(
             p for pattern in options.notebooks for p in docs_dir.glob(pattern) if p.is_file()
         )
@@ -175,13 +190,13 @@ class Build:
             """Serve ``path`` at ``<prefix><name>``; the src_uri carries the language so that
             i18n's lookup of ``figures/<id>.svg`` from a page finds this language's file."""
             stem, dot, ext = name.rpartition(".")
-            kind = PendingFile if pending else File
+            kind = PendingFile if pending and not self.from_manifest else File
             file = kind.generated(config, f"{stem}.{lang}{dot}{ext}", abs_src_path=str(path))
             file.dest_uri = f"{prefix}{name}"
             file.url = file.dest_uri
             file.abs_dest_path = str(Path(config.site_dir) / file.dest_uri)
             files.append(file)
-            if pending:
+            if kind is PendingFile:
                 self.pending.append(file)
 
         if options.figures:
@@ -238,12 +253,20 @@ class Build:
 
     # -- on_page_markdown: numbers, claims and figure lines --------------------------------
     def page_markdown(self, markdown: str, where: str, lang: str) -> str:
-        """Numbers as tokens, claim markers taken out (checked once the verdicts exist),
-        figure lines rewritten."""
+        """Numbers filled in (from the manifest) or as tokens (filled once the worker made
+        them), claim markers taken out (checked once the verdicts exist), figure lines
+        rewritten."""
         try:
             if md.has_numbers(markdown):
-                markdown, names = md.mark_numbers(markdown, where)
-                self.number_names.update(names)
+                if self.from_manifest:  # the extension's code: markdown_numbers.py
+                    from attention_explained.sitebuild.markdown_numbers import fill_placeholders
+                    from attention_explained.sitebuild.search import section_numbers
+
+                    self.filled[where] = section_numbers(markdown, self.numbers)
+                    markdown = fill_placeholders(markdown, self.numbers, where)
+                else:
+                    markdown, names = md.mark_numbers(markdown, where)
+                    self.number_names.update(names)
             if "claim:" in markdown:
                 from attention_explained.sitebuild.claims import take_claims
 
@@ -254,7 +277,13 @@ class Build:
 
                 markdown, answers, names = take_answers(markdown, where)
                 self.answers.extend(answers)
-                self.number_names.update(names)
+                if self.from_manifest:  # each box's expected answer, at once
+                    from attention_explained.sitebuild.answers import check_answers
+
+                    check_answers(answers, self.numbers)
+                    markdown = md.fill_numbers(markdown, names, self.numbers, where)
+                else:
+                    self.number_names.update(names)
             if "figures/" in markdown:
                 markdown = self.figure_lines(markdown, lang, where)
         except ValueError as exc:  # MarkdownError, AnswerError
@@ -402,7 +431,8 @@ class Build:
         self.data_ready()
         self.check_claims()
         self.check_answers()
-        self.fill_written()
+        if not self.from_manifest:  # with the manifest, nothing was written with tokens
+            self.fill_written()
 
     def check_claims(self) -> None:
         """Every claim a page marks or a figure's alt text states must hold (verdicts exist)."""
@@ -472,6 +502,8 @@ class Build:
         langs, _ = site_languages(config)
         self.default_lang = default
         page.update_date = self.lastmod(page.file, config)
+        if page.file.src_uri in self.filled:  # the search lexicon leaves the numbers out
+            self.filled_urls[page.url] = self.filled[page.file.src_uri]
         known = self.cache.figure_ids
         figure = share.card_figure(page.meta.get("ae_figures", ()), known, DEFAULT_CARD)
         site_url = config.site_url or ""
@@ -574,7 +606,7 @@ class Build:
 
         where = prefixes(langs, default)
         entries = getattr(search.search_index, "entries", [])
-        texts = search_data.default_language_texts(entries, where)
+        texts = search_data.default_language_texts(entries, where, self.filled_urls)
         if warm_up_kiwi:
             search_data.warm_up(texts)
         search_data.write_search_data(

@@ -49,6 +49,17 @@ os.environ.setdefault("NBCONVERT_DISABLE_CONFIG_EXPORTERS", "1")
 class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
     """Build-time figures, numbers and notebooks from the package, i18n-safe.
 
+    Two ways to get the assets. **From the manifest** (``make build``, ``make serve``'s first
+    build): ``python -m attention_explained assets build`` (``assets.py``, no MkDocs) made
+    them first, and when its manifest records this build's keys and every asset is whole, no
+    worker starts: the numbers and verdicts are read in ``on_config`` and each page's
+    ``{{ae:…}}`` is filled in ``on_page_markdown`` by the code of the Markdown extension
+    (``markdown_numbers.fill_placeholders``), so nothing written is patched afterwards and a
+    number may stand inside math or a heading. **The worker** is the fallback when the assets
+    are stale (``mkdocs serve`` after an edit to the package, a bare ``mkdocs build``): pages
+    are rendered with number tokens while the worker computes, and the tokens are filled into
+    the written HTML and the search index afterwards, as the events below describe.
+
     Event order and priorities. mkdocs-static-i18n runs its ``on_config``, ``on_files``,
     ``on_nav`` and ``on_post_build`` at priority -100, and builds every other language
     *inside* its own ``on_post_build`` of the default language, replaying the events with
@@ -56,33 +67,35 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
 
     - ``on_startup``: present so that MkDocs keeps this object across ``mkdocs serve``
       rebuilds, which keeps one warm worker (TensorFlow and matplotlib imported) alive.
-    - ``on_config`` (0): once per build (not per language), compute the cache keys and send
-      whatever is stale to the worker; start executing stale notebooks. Per language, point
-      mkdocs-jupyter's HTML cache at a private copy of that language's pages.
+    - ``on_config`` (0): once per build (not per language), compute the cache keys; read the
+      finished assets if the manifest is fresh, else send whatever is stale to the worker;
+      start executing stale notebooks. Per language, point mkdocs-jupyter's HTML cache at a
+      private copy of that language's pages.
     - ``on_files`` (-200): after i18n rebuilt the language's Files, add the cached figures,
       numbers and MathJax as generated files.
     - ``on_pre_page`` (100): while serving, let the page reuse its HTML from the last rebuild
       if its Markdown is unchanged; before mkdocs-jupyter reads a notebook, wait for its
       execution.
     - ``on_page_markdown`` (0): put the page's reading time under its title (from its
-      source, ``reading.py``); turn ``{{ae:…}}`` into tokens, take the claim markers out
-      (their verdicts are checked once the numbers exist), rewrite figure lines. Pages wait
-      neither for the numbers nor for the figures, so both languages are rendered while the
-      worker still trains.
-    - ``on_page_content`` (0): typeset the math; refuse a number inside math or a heading;
+      source, ``reading.py``); fill ``{{ae:…}}`` (manifest) or turn it into tokens (worker),
+      take the claim markers out (their verdicts are checked once the numbers exist),
+      rewrite figure lines. With the worker, pages wait neither for the numbers nor for the
+      figures, so both languages are rendered while the worker still trains.
+    - ``on_page_content`` (0): typeset the math; refuse a number token inside math or a
+      heading (worker path);
       label a notebook page's copy buttons in its language (Material's words) and move its
       inline CSS/JS into shared files.
     - ``on_env`` (0): keep compiled templates in the cache between builds.
     - ``on_page_context`` (100, before Material's search indexes the page): while serving,
       let unchanged pages reuse their search entries; the Colab button's URL.
-    - ``on_post_page`` (-50): put the numbers in the page's HTML if they exist by now;
-      otherwise the written file gets them in ``on_post_build``.
+    - ``on_post_page`` (-50): worker path: put the numbers in the page's HTML if they exist
+      by now; otherwise the written file gets them in ``on_post_build``.
     - ``on_post_build`` (-200): after i18n's, so its outermost call comes after the LAST
       language (the nested ones return at once). First what needs only the pages: the
       search lexicon and the notebook pages' shared CSS/JS; then wait for the worker, copy
-      the figures, check every claim, and put the numbers in the pages written before they
-      existed and in the search index; close the worker (unless serving) and the kernel;
-      install the pages mkdocs-jupyter rendered into the cache.
+      the figures, check every claim, and (worker path) put the numbers in the pages
+      written before they existed and in the search index; close the worker (unless
+      serving) and the kernel; install the pages mkdocs-jupyter rendered into the cache.
     - ``on_shutdown``: stop the warm worker when ``mkdocs serve`` ends.
 
     To add a build step, put its logic in a module beside this one as pure functions (or a

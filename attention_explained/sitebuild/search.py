@@ -26,7 +26,7 @@ import html
 import json
 import re
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from attention_explained.sitebuild.markdown import TOKEN
@@ -353,15 +353,109 @@ class CachedAnalyses:
             write_json(self.path, rows, ensure_ascii=False)
 
 
-def default_language_texts(entries: Iterable[dict], prefixes: dict[str, str]) -> list[str]:
+def default_language_texts(
+    entries: Iterable[dict],
+    prefixes: dict[str, str],
+    filled: Mapping[str, Sequence[Sequence[tuple[str, bool]]]] | None = None,
+) -> list[str]:
     """The title and text of the default language's search entries, for Kiwi. Numbers are
-    no words to stem: their tokens go, whether or not the numbers exist yet."""
+    no words to stem: their tokens go, whether or not the numbers exist yet.
+
+    ``filled`` (a build from the asset manifest, whose pages have numbers, not tokens): page
+    URL → the numbers of each of its sections (:func:`section_numbers`). Material makes one
+    entry per section, the page's own first; each entry loses the numbers filled into its
+    section (:func:`without_numbers`), where their tokens would have stood."""
     others = tuple(prefix for prefix in prefixes.values() if prefix)
-    return [
-        TOKEN.sub("", f"{e['title']}\n{e['text']}")
-        for e in entries
-        if not e.get("location", "").startswith(others)
-    ]
+    kept = [e for e in entries if not e.get("location", "").startswith(others)]
+    texts = [TOKEN.sub("", f"{e['title']}\n{e['text']}") for e in kept]
+    for url, sections in (filled or {}).items():
+        at = [i for i, e in enumerate(kept) if e.get("location", "").split("#", 1)[0] == url]
+        if len(at) != len(sections):  # not the sections counted: leave the page as it is
+            continue
+        for i, numbers in zip(at, sections, strict=True):
+            texts[i] = without_numbers(texts[i], numbers)
+    return texts
+
+
+_HEADING_LINE = re.compile(r"#{1,6}\s")
+_FOOTNOTE = re.compile(r"\[\^[^\]]+\]:")
+_NUMBER = r"[0-9]+(?:\.[0-9]+)?"
+
+
+def _number_pattern(filled: Iterable[str]) -> re.Pattern:
+    """A printed number of ``filled`` (longest first) or any other run of digits, never a
+    part of a longer number."""
+    alternatives = [re.escape(t) for t in sorted(set(filled), key=len, reverse=True) if t]
+    return re.compile(rf"(?<![0-9.])(?:{'|'.join([*alternatives, _NUMBER])})(?![0-9]|\.[0-9])")
+
+
+def section_numbers(markdown: str, numbers: Mapping[str, str]) -> list[list[tuple[str, bool]]]:
+    """Every number of a page's Markdown, by section (the text before the first heading,
+    then one per heading, as Material's search splits the page): ``(text, True)`` for each
+    ``{{ae:…}}``, printed, and ``(text, False)`` for a number written out. A footnote's
+    numbers go to the last section (the footnotes end the page)."""
+    from attention_explained.sitebuild.markdown import PLACEHOLDER
+
+    printed = [str(numbers.get(m.group(1), "")) for m in PLACEHOLDER.finditer(markdown)]
+    pattern = _number_pattern(printed)
+    sections: list[list[tuple[str, bool]]] = [[]]
+    footnotes: list[tuple[str, bool]] = []
+    fence, in_footnote = "", False
+    for line in markdown.split("\n"):
+        stripped = line.lstrip()
+        if stripped.startswith(("```", "~~~")):
+            marker = stripped[:3]
+            fence = "" if fence == marker else fence or marker
+        if not fence and _HEADING_LINE.match(line):
+            sections.append([])
+        if _FOOTNOTE.match(line):
+            in_footnote = True
+        elif line.strip() and not line.startswith((" ", "\t")):
+            in_footnote = False
+        target = footnotes if in_footnote else sections[-1]
+        position = 0
+        for m in [*PLACEHOLDER.finditer(line), None]:
+            written = line[position : m.start() if m else len(line)]
+            target.extend((n.group(0), False) for n in pattern.finditer(written))
+            if m is not None:
+                target.append((str(numbers.get(m.group(1), "")), True))
+                position = m.end()
+    sections[-1].extend(footnotes)
+    return sections
+
+
+def without_numbers(text: str, numbers: Sequence[tuple[str, bool]]) -> str:
+    """``text`` without the numbers its section's Markdown printed (``numbers``, from
+    :func:`section_numbers`): the numbers in ``text`` are matched in order with the
+    section's, printed and written out (the longest common subsequence), and those matched
+    with a printed one go."""
+    pattern = _number_pattern(t for t, printed in numbers if printed)
+    found = list(pattern.finditer(text))
+    a, b = [t for t, _ in numbers], [m.group(0) for m in found]
+    # lengths[i][j]: the longest common subsequence of a[i:] and b[j:]
+    lengths = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
+    for i in range(len(a) - 1, -1, -1):
+        for j in range(len(b) - 1, -1, -1):
+            lengths[i][j] = (
+                lengths[i + 1][j + 1] + 1
+                if a[i] == b[j]
+                else max(lengths[i + 1][j], lengths[i][j + 1])
+            )
+    remove, i, j = [], 0, 0
+    while i < len(a) and j < len(b):
+        if a[i] == b[j] and lengths[i][j] == lengths[i + 1][j + 1] + 1:
+            if numbers[i][1]:
+                remove.append(found[j])
+            i, j = i + 1, j + 1
+        elif lengths[i + 1][j] >= lengths[i][j + 1]:
+            i += 1
+        else:
+            j += 1
+    out, position = [], 0
+    for m in remove:
+        out.append(text[position : m.start()])
+        position = m.end()
+    return "".join(out) + text[position:]
 
 
 def write_search_data(

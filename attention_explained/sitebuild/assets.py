@@ -1,0 +1,231 @@
+"""The asset step: ``python -m attention_explained assets build``, with no MkDocs.
+
+It makes every stale asset of the current code in this process, into the content-addressed
+cache (:mod:`~attention_explained.sitebuild.cache`, keys from
+:mod:`~attention_explained.sitebuild.keys`): each figure's data here (TensorFlow, imported
+once) and its drawing in a pool of spawned matplotlib processes, the numbers and the
+explorer's reference values (``worker.make_data``), then the claims' verdicts over them
+(``claims.cached_verdicts``). The same functions the worker runs; nothing here waits on a
+worker or imports MkDocs (``tests/test_sitebuild_assets.py`` checks ``sys.modules``).
+
+Then it writes the manifest, ``<cache>/manifest.json``, atomically: each asset's key and
+path (relative to the cache folder), per language the numbers file and the figure files,
+and what this run computed (``computed``: nothing when everything was fresh). Readers:
+:mod:`~attention_explained.sitebuild.markdown_numbers` (``{{ae:…}}`` while the Markdown is
+rendered, under any engine) and the MkDocs plugin, which renders from finished assets when
+the manifest matches its own keys (:func:`manifest_fresh`).
+
+Not yet here: executing the notebooks (the plugin still does it, ``notebooks.py``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import shutil
+import sys
+import tempfile
+import time
+import traceback
+from pathlib import Path
+
+from attention_explained.settings import LANGS
+from attention_explained.sitebuild.cache import AssetCache
+from attention_explained.sitebuild.keys import ImportGraph, memo_path
+from attention_explained.sitebuild.storage import entry_ok
+
+MANIFEST = "manifest.json"
+FORMAT = 1
+THEMES = ("light", "dark")
+CACHE_ENV = "ATTENTION_EXPLAINED_CACHE"  # mkdocs.yml reads the same variable
+
+log = logging.getLogger("attention_explained.assets")
+
+
+def default_cache_dir() -> Path:
+    """``$ATTENTION_EXPLAINED_CACHE`` or ``.cache``: what mkdocs.yml gives the plugin."""
+    return Path(os.environ.get(CACHE_ENV) or ".cache")
+
+
+def manifest_path(cache_root: Path) -> Path:
+    return Path(cache_root) / MANIFEST
+
+
+def open_cache(cache_root: Path) -> AssetCache:
+    """The cache of the code as it is now (keys read from the sources, nothing imported)."""
+    cache_root = Path(cache_root).resolve()
+    return AssetCache(cache_root, ImportGraph(memo=memo_path(cache_root)))
+
+
+def current_keys(cache: AssetCache) -> dict:
+    """Every key the manifest records: the numbers', the verdicts' and each figure's."""
+    return {
+        "data": cache.graph.data_key(),
+        "claims": cache.graph.claims_key(),
+        "figures": cache.keys,
+    }
+
+
+def figure_files(cache: AssetCache, figure_id: str, lang: str) -> dict[str, Path]:
+    """The files of ``figure_id`` in ``lang``: ``<theme>`` and ``<theme>.narrow`` SVGs, and
+    ``card`` (the PNG a shared link previews)."""
+    layouts = ("wide", "narrow") if cache.graph.has_narrow(figure_id) else ("wide",)
+    files = {
+        f"{theme}{'' if layout == 'wide' else '.narrow'}": cache.figure_path(
+            figure_id, lang, theme, layout=layout
+        )
+        for layout in layouts
+        for theme in THEMES
+    }
+    files["card"] = cache.card_path(figure_id, lang)
+    return files
+
+
+def manifest(cache: AssetCache, computed: dict) -> dict:
+    """The manifest of the assets in ``cache`` (every one of them must be whole)."""
+    root = cache.root
+
+    def rel(path: Path) -> str:
+        return Path(path).relative_to(root).as_posix()
+
+    keys = current_keys(cache)
+    return {
+        "format": FORMAT,
+        "keys": keys,
+        "numbers": rel(cache.numbers_path),
+        "values": rel(cache.values_path),
+        "explorer": rel(cache.explorer_path),
+        "claims": rel(cache.claims_path),
+        "figures": {i: rel(cache.figure_dir(i)) for i in cache.figure_ids},
+        "languages": {
+            lang: {
+                "numbers": rel(cache.numbers_path),  # one file: numbers print alike in each
+                "figures": {
+                    i: {kind: rel(p) for kind, p in figure_files(cache, i, lang).items()}
+                    for i in cache.figure_ids
+                },
+            }
+            for lang in LANGS
+        },
+        "computed": computed,
+    }
+
+
+def write_manifest(cache_root: Path, value: dict) -> Path:
+    """Write the manifest atomically (a reader sees the old one or the new one, whole)."""
+    from attention_explained.figures.render import write_atomic
+
+    path = manifest_path(cache_root)
+    text = json.dumps(value, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+    write_atomic(path, text.encode("utf-8"))
+    return path
+
+
+def read_manifest(cache_root: Path) -> dict | None:
+    """The manifest, or None if there is none (or it is not this format's JSON)."""
+    try:
+        value = json.loads(manifest_path(cache_root).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return value if isinstance(value, dict) and value.get("format") == FORMAT else None
+
+
+def manifest_fresh(cache: AssetCache, *, figures: bool = True) -> bool:
+    """True if the manifest records this code's keys and every asset it names is whole:
+    a build can read the numbers, verdicts (and, with ``figures``, every figure) now."""
+    recorded = read_manifest(cache.root)
+    if recorded is None:
+        return False
+    keys = current_keys(cache)
+    if recorded["keys"]["data"] != keys["data"] or recorded["keys"]["claims"] != keys["claims"]:
+        return False
+    if not (entry_ok(cache.data_dir) and entry_ok(cache.claims_dir)):
+        return False
+    if figures:
+        if recorded["keys"]["figures"] != keys["figures"]:
+            return False
+        return not cache.stale_figures()
+    return True
+
+
+def build_assets(cache_root: Path, *, jobs: int = 2, report=print) -> dict:
+    """Make whatever is stale, write the manifest; return it. ``report`` gets progress lines."""
+    cache = open_cache(cache_root)
+    start = time.perf_counter()
+    stale = cache.stale_figures()
+    data_stale = cache.data_stale()
+    claims_stale = cache.load_cached_claims() is None
+    report(
+        f"assets: {len(stale)} of {len(cache.figure_ids)} figures stale, numbers "
+        f"{'stale' if data_stale else 'cached'}, claims {'stale' if claims_stale else 'cached'}"
+    )
+    if stale or data_stale:
+        _compute(cache, stale, data_stale, jobs, report)
+    if claims_stale:
+        from attention_explained.sitebuild.claims import cached_verdicts
+
+        verdicts = cached_verdicts(cache)  # judged in a fresh Python, then cached
+        failing = sorted(name for name, v in verdicts.items() if not v["holds"])
+        if failing:
+            report(f"assets: claims that do not hold: {', '.join(failing)}")
+    computed = {"figures": stale, "data": data_stale, "claims": claims_stale}
+    value = manifest(cache, computed)
+    path = write_manifest(cache.root, value)
+    report(f"assets: wrote {path} in {time.perf_counter() - start:.1f} s")
+    return value
+
+
+def _compute(cache: AssetCache, stale: list[str], data_stale: bool, jobs: int, report) -> None:
+    """The worker's job, in this process: figures' data here, their drawing in the pool,
+    the numbers last; each asset installed into the cache as soon as it is whole."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from importlib import import_module
+
+    from attention_explained.figures.registry import get, module_name
+    from attention_explained.sitebuild import worker
+
+    cache.root.mkdir(parents=True, exist_ok=True)
+    scratch = Path(tempfile.mkdtemp(prefix="assets-", dir=cache.root))
+    fingerprints = cache.graph.fingerprints()
+    pool = None
+    try:
+        if stale:
+            pool = ProcessPoolExecutor(
+                max_workers=max(1, jobs),
+                mp_context=multiprocessing.get_context("spawn"),  # never fork TensorFlow
+                initializer=worker.warm_up,
+                initargs=(fingerprints,),
+            )
+        # The worker's stage lines (worker.emit) go to stderr: stdout is this command's.
+        with contextlib.redirect_stdout(sys.stderr):
+            worker.import_tensorflow()
+            drawings = {}
+            for figure_id in stale:
+                import_module(module_name(figure_id))
+                data = get(figure_id).data()
+                out = worker.scratch_figure(scratch, figure_id)
+                drawings[figure_id] = pool.submit(
+                    worker.draw_figure, figure_id, data, str(out), fingerprints
+                )
+            if data_stale:
+                worker.make_data(worker.scratch_data(scratch))
+                cache.install_data(worker.scratch_data(scratch))
+                report("assets: numbers computed")
+        failures = []
+        for figure_id, future in drawings.items() if stale else ():
+            try:
+                future.result()
+            except Exception as exc:
+                failures.append(f"figure {figure_id}:\n{''.join(traceback.format_exception(exc))}")
+                continue
+            cache.install_figure(figure_id, worker.scratch_figure(scratch, figure_id))
+            report(f"assets: figure {figure_id} drawn")
+        if failures:
+            raise RuntimeError("building the assets failed\n" + "\n".join(failures))
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+        shutil.rmtree(scratch, ignore_errors=True)

@@ -1,0 +1,145 @@
+"""``{{ae:name}}`` filled while the Markdown is rendered: a Python-Markdown extension.
+
+The numbers are made before the build (``python -m attention_explained assets build``,
+:mod:`~attention_explained.sitebuild.assets`), which writes them with a manifest. This
+extension reads the manifest and puts each number's text in place of its placeholder before
+any other part of Markdown sees the page, so it works under any engine that runs Markdown
+extensions, and a number may now stand inside math (``$n = {{ae:n}}$``) or a heading::
+
+    import markdown
+    html = markdown.markdown(text, extensions=[
+        "attention_explained.sitebuild.markdown_numbers",  # or NumbersExtension(...)
+    ], extension_configs={"attention_explained.sitebuild.markdown_numbers": {
+        "manifest": ".cache/manifest.json", "lang": "en", "where": "saturation.en.md"}})
+
+The MkDocs plugin fills its pages through the same function, :func:`fill_placeholders`, in
+``on_page_markdown`` when the manifest is fresh (``plugin.py``).
+
+A number is written as its text, which must be plain: no character that Markdown or HTML
+would read as syntax (:data:`SYNTAX`; every number the package prints is digits, signs,
+``.``, ``%``, ``e``, dashes and spaces). For such text the result is byte for byte what the
+older path gives (``markdown.fill_numbers`` puts ``html.escape(text)`` where the number's
+token was rendered, and ``html.escape`` leaves plain text as it is).
+
+An unknown name, a malformed placeholder or a number that is not plain raises
+:class:`~attention_explained.sitebuild.markdown.MarkdownError`, naming the page (``where``),
+the line and the name. No MkDocs import.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from pathlib import Path
+
+from markdown import Extension
+from markdown.preprocessors import Preprocessor
+
+from attention_explained.sitebuild.markdown import PLACEHOLDER, MarkdownError
+
+SYNTAX = re.compile(r"[\\`*_{}\[\]<>&\"'#|~^$!]")  # Markdown, HTML or TeX would read these
+PRIORITY = 1000  # before every other preprocessor: the page as its author wrote it
+
+
+def number_text(name: str, text: str) -> str:
+    """What stands in the Markdown for number ``name`` printed as ``text``; a
+    MarkdownError if ``text`` has a character Markdown or HTML would read as syntax."""
+    found = SYNTAX.search(text)
+    if found:
+        raise MarkdownError(
+            f"number {{{{ae:{name}}}}} prints as {text!r}, whose {found.group(0)!r} Markdown "
+            "would read as syntax; print it without it (content/printing.py)"
+        )
+    return text
+
+
+def fill_placeholders(markdown: str, numbers: Mapping[str, str], where: str) -> str:
+    """``markdown`` with every ``{{ae:name}}`` replaced by ``numbers[name]``'s text.
+
+    Raises :class:`MarkdownError` naming ``where``, the line and the name of an unknown
+    number, and on a malformed placeholder."""
+
+    def replace(match: re.Match) -> str:
+        name = match.group(1)
+        if name not in numbers:
+            line = markdown.count("\n", 0, match.start()) + 1
+            raise MarkdownError(
+                f"unknown number {{{{ae:{name}}}}} in {where}, line {line}; "
+                "list the names with `python -m attention_explained numbers`"
+            )
+        return number_text(name, str(numbers[name]))
+
+    if "{{" not in markdown or "ae:" not in markdown:
+        return markdown
+    filled = PLACEHOLDER.sub(replace, markdown)
+    leftover = re.search(r"\{\{\s*ae:", filled)
+    if leftover:
+        line = filled.count("\n", 0, leftover.start()) + 1
+        raise MarkdownError(f"malformed {{{{ae:...}}}} placeholder in {where}, line {line}")
+    return filled
+
+
+def load_numbers(manifest: str | Path, lang: str) -> dict[str, str]:
+    """The numbers of language ``lang`` that the asset step's manifest names; a
+    MarkdownError naming the manifest if it is missing or has no such language."""
+    path = Path(manifest)
+    try:
+        recorded = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise MarkdownError(
+            f"cannot read the assets manifest {path} ({exc}); "
+            "run `python -m attention_explained assets build` first"
+        ) from exc
+    languages = recorded.get("languages", {})
+    if lang not in languages:
+        raise MarkdownError(
+            f"the assets manifest {path} has no language {lang!r} "
+            f"(it has: {', '.join(sorted(languages))})"
+        )
+    numbers_file = path.parent / languages[lang]["numbers"]
+    try:
+        return json.loads(numbers_file.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise MarkdownError(
+            f"cannot read the numbers {numbers_file} that {path} names ({exc}); "
+            "run `python -m attention_explained assets build` again"
+        ) from exc
+
+
+class NumbersPreprocessor(Preprocessor):
+    """Fills the page's ``{{ae:…}}`` before Markdown parses it."""
+
+    def __init__(self, md, numbers: Mapping[str, str], where: str):
+        super().__init__(md)
+        self.numbers, self.where = numbers, where
+
+    def run(self, lines: list[str]) -> list[str]:
+        text = "\n".join(lines)
+        filled = fill_placeholders(text, self.numbers, self.where)
+        return lines if filled == text else filled.split("\n")
+
+
+class NumbersExtension(Extension):
+    """``{{ae:name}}`` → the number, from the manifest of ``python -m attention_explained
+    assets build`` (or from ``numbers``, a name → text mapping, when given)."""
+
+    def __init__(self, **kwargs):
+        self.config = {
+            "manifest": [".cache/manifest.json", "the assets manifest (assets build writes it)"],
+            "lang": ["en", "the page's language: its numbers are the manifest's for it"],
+            "where": ["the Markdown", "the page's name, for error messages"],
+            "numbers": [{}, "name → printed text; if given, the manifest is not read"],
+        }
+        super().__init__(**kwargs)
+
+    def extendMarkdown(self, md) -> None:
+        numbers = self.getConfig("numbers") or load_numbers(
+            self.getConfig("manifest"), self.getConfig("lang")
+        )
+        preprocessor = NumbersPreprocessor(md, numbers, self.getConfig("where"))
+        md.preprocessors.register(preprocessor, "attention_explained_numbers", PRIORITY)
+
+
+def makeExtension(**kwargs) -> NumbersExtension:
+    return NumbersExtension(**kwargs)
