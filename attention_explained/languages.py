@@ -30,7 +30,7 @@ class LanguageError(ValueError):
 
 def pick(table: Mapping[str, T], lang: str, name: str) -> T:
     """``table[lang]``, or a :class:`LanguageError` naming the language and ``name`` (where
-    the table is, e.g. ``"sitebuild/share.py LOCALE"``)."""
+    the table is, e.g. ``"sitebuild/_internal/share.py LOCALE"``)."""
     try:
         return table[lang]
     except KeyError:

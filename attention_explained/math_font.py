@@ -1,6 +1,7 @@
 """The site's math font as the build and the PDF edition both know it.
 
-The build (``sitebuild/math.py``) cuts STIX Two Math to the characters the formulas use and
+The build (``sitebuild/_internal/math.py``) cuts STIX Two Math to the characters the formulas use
+and
 serves it as ``assets/math/<FONT_NAME>.woff2`` under the CSS family ``FONT_FAMILY``; the PDF
 edition (``edition/pdf.py``) looks each printed character up in that same file. Neither
 imports the other's layer, so the names they share live here: plain constants, no imports

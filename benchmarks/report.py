@@ -16,7 +16,7 @@ from runs import machine
 from serve_loop import print_serve
 from timeline import print_timeline
 
-from attention_explained.sitebuild.budgets import FIGURE_BYTES, PAGE_BYTES
+from attention_explained.sitebuild._internal.budgets import FIGURE_BYTES, PAGE_BYTES
 
 THEME_ASSETS = (
     "assets/javascripts/",

@@ -1,7 +1,7 @@
 """The built site in a real Chromium: every page in both languages, the language switcher,
 the light/dark figures, search and the notebook downloads.
 
-Math is MathML made at build time (attention_explained/sitebuild/math.py): no page may show
+Math is MathML made at build time (sitebuild/_internal/math.py): no page may show
 raw TeX, a backslash inside math, an untypeset formula or display math wider than its column.
 The site is served from its strict build under the same path prefix as `site_url`, and every
 request that leaves 127.0.0.1 is blocked and recorded: a page that needs the network fails.
@@ -316,7 +316,7 @@ def test_notebook_page_shows_outputs_and_offers_the_notebook(server, open_sessio
     assert response.ok, f"{href}: HTTP {response.status}"
     notebook = nbformat.reads(response.text(), as_version=4)
     nbformat.validate(notebook)
-    # The Colab install cell (sitebuild/colab.py) is added after execution, unexecuted.
+    # The Colab install cell (sitebuild/_internal/colab.py) is added after execution, unexecuted.
     install = [c for c in notebook.cells if "colab-install" in c.metadata.get("tags", [])]
     assert notebook.cells[0] in install and len(install) == 1, "no Colab install cell first"
     code = [c for c in notebook.cells if c.cell_type == "code" and c not in install]

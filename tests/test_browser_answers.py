@@ -13,7 +13,7 @@ import pytest
 from browser_support import localized, wait_for_math
 from site_build import DOCS, LANGS, source_name
 
-from attention_explained.sitebuild.answers import parse_answer
+from attention_explained.sitebuild._internal.answers import parse_answer
 
 pytestmark = [pytest.mark.site, pytest.mark.browser]
 

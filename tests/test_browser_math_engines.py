@@ -1,6 +1,7 @@
 """An inline radical in two engines: Chromium (Playwright) and Firefox (its own headless
 screenshot). What follows √dₖ must start where the radical's overbar ends, neither leaving a
-gap (Chromium, before sitebuild/math.py's narrow_radical) nor running into the bar (Firefox,
+gap (Chromium, before sitebuild/_internal/math.py's narrow_radical) nor running into the bar
+(Firefox,
 under the old ``msqrt { margin-inline-end: -0.4em }``).
 
 The page is made from the product's own pieces: the subset font and math.css as the build
@@ -18,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from attention_explained.sitebuild import math
+from attention_explained.sitebuild._internal import math
 
 pytestmark = pytest.mark.browser
 

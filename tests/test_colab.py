@@ -1,4 +1,4 @@
-"""Open in Colab (attention_explained/sitebuild/colab.py): URLs, the commit, the install cell."""
+"""Open in Colab (sitebuild/_internal/colab.py): URLs, the commit, the install cell."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import sys
 import pytest
 from site_build import REPO
 
-from attention_explained.sitebuild import colab
+from attention_explained.sitebuild._internal import colab
 
 REPO_URL = "https://github.com/attention-explained/attention_explained"
 SHA = "0123456789abcdef0123456789abcdef01234567"

@@ -12,7 +12,7 @@ from site_build import LANGS, sources
 from attention_explained.content import pages as claims
 from attention_explained.content.registry import HIGH, LOW
 from attention_explained.figures.strings import all_alt_claims
-from attention_explained.sitebuild.claims import CLAIM_MARKER, ClaimError, check_claims
+from attention_explained.sitebuild._internal.claims import CLAIM_MARKER, ClaimError, check_claims
 
 ALT_CLAIMS = all_alt_claims()
 

@@ -40,7 +40,7 @@ def test_number_prints_a_typographic_minus_and_keeps_its_value():
 
 
 def test_verdict_and_build_messages_show_the_numbers_the_same_way():
-    from attention_explained.sitebuild.claims import claim_failures
+    from attention_explained.sitebuild._internal.claims import claim_failures
 
     read = {"b": 2.5, "a": 1 / 3}
     assert describe_numbers(read) == "a = 0.333333, b = 2.5"
@@ -63,7 +63,8 @@ def test_a_number_defined_on_two_pages_is_refused():
 
 
 def test_loading_every_page_imports_no_tensorflow():
-    """The claims are judged in a plain Python (sitebuild/claims.py), with no TensorFlow."""
+    """The claims are judged in a plain Python (sitebuild/_internal/claims.py), with no
+    TensorFlow."""
     import subprocess
     import sys
 

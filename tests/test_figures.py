@@ -411,8 +411,8 @@ def test_alt_claims_hold_on_the_real_numbers_and_fail_on_their_counterexamples(r
 
 
 def test_a_false_alt_claim_names_the_figure_and_the_page():
-    from attention_explained.sitebuild.claims import ClaimError
-    from attention_explained.sitebuild.figure_claims import check_alt_claims
+    from attention_explained.sitebuild._internal.claims import ClaimError
+    from attention_explained.sitebuild._internal.figure_claims import check_alt_claims
 
     verdicts = {"x.y": {"holds": False, "statement": "A beats B", "numbers": {"a": 1.0}}}
     with pytest.raises(ClaimError, match=r"page\.md: .*figure 'fig'.*'x\.y' does not hold"):
@@ -430,8 +430,8 @@ def test_the_plugin_refuses_a_figure_whose_alt_claim_fails(tmp_path):
     from mkdocs.exceptions import PluginError
 
     from attention_explained.figures.strings import all_alt_claims
-    from attention_explained.sitebuild.build import Build
-    from attention_explained.sitebuild.cache import AssetCache
+    from attention_explained.sitebuild._internal.build import Build
+    from attention_explained.sitebuild._internal.cache import AssetCache
 
     build = Build(AssetCache(tmp_path), [], False)
     (name,) = all_alt_claims()["logit-histograms"]

@@ -1,5 +1,5 @@
 """The package installs from a wheel into a clean virtualenv and runs the notebooks' code there,
-as the notebooks' Colab cell expects (sitebuild/colab.py). Slow (a fresh environment with
+as the notebooks' Colab cell expects (sitebuild/_internal/colab.py). Slow (a fresh environment with
 TensorFlow), so it runs once per test session; CI runs it with the rest of the suite.
 
 The wheel is built from this checkout with `pip wheel --no-deps`; its dependencies resolve
@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from site_build import DEFAULT_LANG, DOCS, REPO, lang_of_source
 
-from attention_explained.sitebuild.colab import install_source
-from attention_explained.sitebuild.notebooks import code_cells
+from attention_explained.sitebuild._internal.colab import install_source
+from attention_explained.sitebuild._internal.notebooks import code_cells
 
 pytestmark = pytest.mark.venv
 

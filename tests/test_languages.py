@@ -46,15 +46,16 @@ def language_tables() -> dict[str, object]:
     from attention_explained.edition import pdf
     from attention_explained.figures import strings
     from attention_explained.figures.registry import FIGURE_IDS
-    from attention_explained.sitebuild import reading, share, template_words
+    from attention_explained.sitebuild import reading
+    from attention_explained.sitebuild._internal import share, template_words
 
     tables = {
         "sitebuild/reading.py TEXT_RATE": reading.TEXT_RATE,
         "sitebuild/reading.py LINE": reading.LINE,
         "sitebuild/reading.py RULE": reading.RULE,
         "sitebuild/reading.py LINE_PATTERN": reading.LINE_PATTERN,
-        "sitebuild/share.py LOCALE": share.LOCALE,
-        "sitebuild/template_words.py TEMPLATE_WORDS": template_words.TEMPLATE_WORDS,
+        "sitebuild/_internal/share.py LOCALE": share.LOCALE,
+        "sitebuild/_internal/template_words.py TEMPLATE_WORDS": template_words.TEMPLATE_WORDS,
         "edition/pdf.py TEXT": pdf.TEXT,
     }
     for key, entry in strings.SHARED.items():

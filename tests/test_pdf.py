@@ -263,7 +263,7 @@ def exercise_questions_and_answers(html: str) -> list[tuple[str, str]]:
         runs = unescape(re.sub(r"<[^>]+>", "", block)).split("\0")
         return max((" ".join(run.split()) for run in runs), key=len)
 
-    # (an answer box's placeholder, sitebuild/answers.py, may end the question: the PDF
+    # (an answer box's placeholder, sitebuild/_internal/answers.py, may end the question: the PDF
     # leaves it out)
     found = re.findall(
         r"<p>((?:(?!</p>).)*)</p>\s*<details class=\"success\">(.*?)</details>",

@@ -7,7 +7,11 @@ The rule, read from the source (AST), for the package, the tests and the benchma
 - ``_x`` defined in a module is used by that module only (``self._x`` is the object's own);
 - ``_x`` defined in a package (a private submodule such as ``attention_explained._tf``) is
   used by the modules inside that package only;
-- dunder names (``__version__``) are public.
+- dunder names (``__version__``) are public;
+- an ``_internal`` package (``attention_explained.sitebuild._internal``, as markdown-exec
+  keeps its code) is the implementation behind the public modules beside it: its package's
+  modules and the tests and benchmarks (whose seams it holds) may import it, no other part
+  of the package may (tests/test_api.py pins what the public modules export).
 
 A use is an import, an attribute of an imported name (``worker._draw``), an attribute named
 by a string next to an imported name (``monkeypatch.setattr(worker, "_draw", …)``), or a
@@ -27,11 +31,12 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 PACKAGE = "attention_explained"
 TOP_LEVEL_DIRS = ("tests", "benchmarks")  # their files import each other as top-level modules
+INTERNAL = "_internal"
 DOTTED = re.compile(rf"\b{PACKAGE}(?:\.\w+)+")
 
 
 def module_name(path: Path) -> str:
-    """``attention_explained/sitebuild/worker.py`` → ``attention_explained.sitebuild.worker``;
+    """``sitebuild/_internal/worker.py`` → ``attention_explained.sitebuild._internal.worker``;
     a test or benchmark file is the top-level module its stem names."""
     relative = path.relative_to(REPO)
     if relative.parts[0] in TOP_LEVEL_DIRS:
@@ -63,6 +68,8 @@ def crossing(path: str, user: str, ours: set[str]) -> str | None:
     if segments[0] not in ours:
         return None
     for i, segment in enumerate(segments[1:], start=1):
+        if segment == INTERNAL and user.split(".")[0] != PACKAGE:
+            continue  # a test's or a benchmark's seam (its own _names are still checked)
         if is_private(segment):
             owner = ".".join(segments[:i])
             if user != owner and not user.startswith(owner + "."):
@@ -78,7 +85,8 @@ def _resolve_relative(user: str, is_package: bool, level: int, module: str | Non
 
 
 def _dotted(node: ast.expr, bound: dict[str, str]) -> str | None:
-    """``worker._draw`` → ``attention_explained.sitebuild.worker._draw`` when ``worker`` was
+    """``worker._draw`` → ``attention_explained.sitebuild._internal.worker._draw`` when ``worker``
+    was
     imported; None for anything not rooted at an imported name."""
     attributes = []
     while isinstance(node, ast.Attribute):
@@ -181,11 +189,14 @@ WORKER = f"{PACKAGE}.sitebuild.worker"
 @pytest.mark.parametrize(
     ("source", "user"),
     [
-        ("from attention_explained.sitebuild.worker import _draw", "test_example"),
+        ("from attention_explained.sitebuild._internal.worker import _draw", "test_example"),
         ("from attention_explained.figures import _data", f"{PACKAGE}.content.data"),
         ("import attention_explained.figures._data as data", "test_example"),
         ("from attention_explained.sitebuild import worker\nworker._draw(1)", "test_example"),
-        ("import attention_explained.sitebuild.worker as w\nw._Server(jobs=1)", "test_example"),
+        (
+            "import attention_explained.sitebuild._internal.worker as w\nw._Server(jobs=1)",
+            "test_example",
+        ),
         ("from attention_explained.sitebuild import worker\nmp.setattr(worker, '_emit', f)", "t"),
         ("from attention_explained.figures.registry import Figure\nFigure._cache", "t"),
         ("mp.setattr('attention_explained.sitebuild.keys._PARSED', {})", "test_example"),

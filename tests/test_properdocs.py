@@ -16,7 +16,7 @@ import sys
 import pytest
 from site_build import make_site
 
-from attention_explained.sitebuild.cache import AssetCache
+from attention_explained.sitebuild._internal.cache import AssetCache
 
 pytestmark = pytest.mark.site
 

@@ -9,7 +9,7 @@ import pytest
 from site_build import sources
 
 from attention_explained.sitebuild import search
-from attention_explained.sitebuild.storage import read_json
+from attention_explained.sitebuild._internal.storage import read_json
 from attention_explained.sitebuild.terms import Term, load_term_sheet
 
 REPO = Path(__file__).resolve().parents[1]
@@ -239,7 +239,7 @@ def test_after_an_edit_only_the_changed_texts_are_analysed(tmp_path, monkeypatch
 
 def test_kiwi_reads_the_default_languages_entries_without_number_tokens():
     from attention_explained.languages import prefixes as language_prefixes
-    from attention_explained.sitebuild.markdown import number_token
+    from attention_explained.sitebuild._internal.markdown import number_token
     from attention_explained.sitebuild.search import default_language_texts
 
     prefixes = language_prefixes(("ko", "en"), "ko")
@@ -257,7 +257,7 @@ def test_a_page_filled_from_the_manifest_gives_kiwi_the_texts_its_tokens_gave():
     texts Kiwi reads are the same: the printed numbers go, the numbers written out stay,
     even where one prints as a number the text also writes out."""
     from attention_explained.languages import prefixes as language_prefixes
-    from attention_explained.sitebuild.markdown import mark_numbers
+    from attention_explained.sitebuild._internal.markdown import mark_numbers
     from attention_explained.sitebuild.search import default_language_texts, section_numbers
 
     numbers = {"seeds": "2", "n": "30", "range": "0.99–1.00"}

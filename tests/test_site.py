@@ -9,8 +9,8 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from site_build import LANGS, localized, parse, source_pages
 
-from attention_explained.sitebuild.budgets import FIGURE_BYTES as FIGURE_BUDGET
-from attention_explained.sitebuild.budgets import PAGE_BYTES as PAGE_BUDGET
+from attention_explained.sitebuild._internal.budgets import FIGURE_BYTES as FIGURE_BUDGET
+from attention_explained.sitebuild._internal.budgets import PAGE_BYTES as PAGE_BUDGET
 
 pytestmark = pytest.mark.site
 

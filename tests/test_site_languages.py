@@ -37,8 +37,8 @@ ADDITIONS = {
         'RULE["de"] = "Haupttext ohne eingeklappte Blöcke und Code: 200 Wörter pro Minute"\n'
         'LINE_PATTERN["de"] = re.compile(r"Lesezeit</a>:\\s*(\\d+) Min\\.")\n'
     ),
-    "sitebuild/share.py": 'LOCALE["de"] = "de_DE"\n',
-    "sitebuild/template_words.py": (
+    "sitebuild/_internal/share.py": 'LOCALE["de"] = "de_DE"\n',
+    "sitebuild/_internal/template_words.py": (
         'TEMPLATE_WORDS["de"] = {"download_notebook": "Notebook (.ipynb) herunterladen",'
         ' "open_in_colab": "In Colab öffnen"}\n'
     ),

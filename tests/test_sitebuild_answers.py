@@ -1,17 +1,18 @@
-"""Answer markers (sitebuild/answers.py): the box placeholder after the question, the checks
+"""Answer markers (sitebuild/_internal/answers.py): the box placeholder after the question, the
+checks
 that stop the build naming page and exercise, and how a typed answer is read."""
 
 from __future__ import annotations
 
 import pytest
 
-from attention_explained.sitebuild.answers import (
+from attention_explained.sitebuild._internal.answers import (
     AnswerError,
     check_answers,
     parse_answer,
     take_answers,
 )
-from attention_explained.sitebuild.markdown import number_token
+from attention_explained.sitebuild._internal.markdown import number_token
 
 PAGE = """## Exercises { #exercises }
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from attention_explained.sitebuild.build_date import ENV, commit_epoch, pin_build_date
+from attention_explained.sitebuild._internal.build_date import ENV, commit_epoch, pin_build_date
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -15,9 +15,9 @@ import nbformat
 import pytest
 from site_build import build, listing, make_site, notebook
 
-from attention_explained.sitebuild.cache import AssetCache
-from attention_explained.sitebuild.notebooks import NotebookRunner
-from attention_explained.sitebuild.storage import (
+from attention_explained.sitebuild._internal.cache import AssetCache
+from attention_explained.sitebuild._internal.notebooks import NotebookRunner
+from attention_explained.sitebuild._internal.storage import (
     MANIFEST,
     STALE_AFTER,
     WorkingCopy,
@@ -160,7 +160,7 @@ def test_a_damaged_file_entry_is_removed_with_a_warning(tmp_path, warnings_, dam
 
 
 def test_a_damaged_file_entry_is_made_again_by_its_reader(tmp_path, warnings_):
-    from attention_explained.sitebuild.css import pruned_css
+    from attention_explained.sitebuild._internal.css import pruned_css
 
     css = ".a { color: red }\n.b { color: blue }"
     first = pruned_css(css, ['<p class="a">'], tmp_path)

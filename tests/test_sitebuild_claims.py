@@ -1,4 +1,5 @@
-"""sitebuild/claims.py: the verdicts are keyed apart from the experiments, and a check that
+"""sitebuild/_internal/claims.py: the verdicts are keyed apart from the experiments, and a check
+that
 raises stops the build naming its claim.
 
 The proof counts experiment runs: ``content/data.py`` appends a line to
@@ -14,8 +15,8 @@ from site_build import build, make_site
 
 from attention_explained.content import pages, registry
 from attention_explained.content.data import EXPERIMENT_LOG
-from attention_explained.sitebuild import claims
-from attention_explained.sitebuild.cache import AssetCache
+from attention_explained.sitebuild._internal import claims
+from attention_explained.sitebuild._internal.cache import AssetCache
 from attention_explained.sitebuild.keys import ImportGraph
 
 CLAIM = "figures.logit_variance_on_theory"  # what the fixture page's figure's alt text states
@@ -75,7 +76,8 @@ def _ratio_beats_one(v):
 
 
 def test_the_judge_names_a_check_that_raises_in_one_line(tmp_path, monkeypatch, capsys):
-    """The build's judge (``python -m attention_explained.sitebuild.claims``) in-process."""
+    """The build's judge (``python -m attention_explained.sitebuild._internal.claims``)
+    in-process."""
     spec = registry.Claim("x.ratio", "a beats b", _ratio_beats_one, {"x.a": 0.0})
     monkeypatch.setattr(pages, "registered", lambda: {spec.name: spec})
     values = tmp_path / "values.json"

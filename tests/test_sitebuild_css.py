@@ -1,10 +1,11 @@
-"""Cutting JupyterLab's stylesheet to what the notebook pages can match (sitebuild/css.py)."""
+"""Cutting JupyterLab's stylesheet to what the notebook pages can match
+(sitebuild/_internal/css.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from attention_explained.sitebuild import css
+from attention_explained.sitebuild._internal import css
 
 PAGE = '<div class="jp-Cell jp-CodeCell" id="cell-1"><pre class="highlight">x</pre></div>'
 SHEET = """

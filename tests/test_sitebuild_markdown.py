@@ -7,7 +7,7 @@ import json
 import pytest
 from site_build import DOCS, REPO
 
-from attention_explained.sitebuild.markdown import (
+from attention_explained.sitebuild._internal.markdown import (
     NARROW_MEDIA,
     PLACEHOLDER,
     TOKEN,

@@ -9,7 +9,11 @@ import json
 import markdown
 import pytest
 
-from attention_explained.sitebuild.markdown import MarkdownError, fill_numbers, mark_numbers
+from attention_explained.sitebuild._internal.markdown import (
+    MarkdownError,
+    fill_numbers,
+    mark_numbers,
+)
 from attention_explained.sitebuild.markdown_numbers import NumbersExtension
 
 EXTENSION = "attention_explained.sitebuild.markdown_numbers"

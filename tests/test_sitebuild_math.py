@@ -1,4 +1,4 @@
-"""TeX → MathML at build time (sitebuild/math.py): the conversion and its memory."""
+"""TeX → MathML at build time (sitebuild/_internal/math.py): the conversion and its memory."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from attention_explained.sitebuild import math
+from attention_explained.sitebuild._internal import math
 
 
 @pytest.fixture
@@ -86,7 +86,7 @@ def test_the_font_covers_what_each_page_draws_now_not_what_it_drew(tmp_path):
 def test_the_font_preload_names_the_root_copy_from_any_page():
     import re
 
-    from attention_explained.sitebuild.math import font_preload
+    from attention_explained.sitebuild._internal.math import font_preload
 
     def href(url: str) -> str:
         return re.search(r'href="([^"]+)"', font_preload(url, "f.woff2")).group(1)

@@ -1,4 +1,4 @@
-"""Notebook HTML made fit for the site (sitebuild/notebook_html.py): pure functions."""
+"""Notebook HTML made fit for the site (sitebuild/_internal/notebook_html.py): pure functions."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import re
 import pytest
 from site_build import LANGS
 
-from attention_explained.sitebuild import notebook_html
+from attention_explained.sitebuild._internal import notebook_html
 
 # What mkdocs-jupyter's notebook template writes, as the page's HTML carries it.
 TEMPLATE_BUTTON = '<clipboard-copy ,="" aria-label="Copy to Clipboard" for="cell-3">'

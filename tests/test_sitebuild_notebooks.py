@@ -9,7 +9,7 @@ import nbformat
 import pytest
 from site_build import build, make_site, notebook
 
-from attention_explained.sitebuild.notebooks import (
+from attention_explained.sitebuild._internal.notebooks import (
     NotebookError,
     NotebookRunner,
     coalesce_streams,

@@ -20,8 +20,8 @@ from site_build import build, listing, make_site, notebook
 
 from attention_explained.figures import FIGURE_IDS
 from attention_explained.figures.strings import alt_text
-from attention_explained.sitebuild.cache import AssetCache
-from attention_explained.sitebuild.markdown import TOKEN
+from attention_explained.sitebuild._internal.cache import AssetCache
+from attention_explained.sitebuild._internal.markdown import TOKEN
 
 pytestmark = pytest.mark.site
 
@@ -254,6 +254,7 @@ PHONE_LAYOUTS = (
     "after-lr-sensitivity",
     "after-max-logit",
     "after-spread",
+    "attention-graph",
     "logit-histograms",
     "logit-variance",
     "multi-head-diagram",

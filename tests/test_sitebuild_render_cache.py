@@ -1,4 +1,5 @@
-"""``mkdocs serve``'s memories of a page's work (sitebuild/render_cache.py): search entries."""
+"""``mkdocs serve``'s memories of a page's work (sitebuild/_internal/render_cache.py): search
+entries."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ from types import SimpleNamespace
 from material.plugins.search.plugin import SearchIndex
 from mkdocs.structure.toc import TableOfContents
 
-from attention_explained.sitebuild.render_cache import SearchEntryCache
-from attention_explained.sitebuild.storage import read_json
+from attention_explained.sitebuild._internal.render_cache import SearchEntryCache
+from attention_explained.sitebuild._internal.storage import read_json
 
 CONTENT = '<h1 id="a">A</h1><p>first</p><h2 id="b">B</h2><p>second</p>'
 
@@ -114,7 +115,7 @@ def rendered_pages(tmp_path):
 def test_render_cache_restores_exactly_what_mkdocs_page_render_sets(tmp_path):
     """RENDER_SETS names one private MkDocs field: if MkDocs' ``Page.render`` sets another
     field, or stops setting one of these, this fails, and the cache must follow."""
-    from attention_explained.sitebuild.render_cache import RENDER_SETS
+    from attention_explained.sitebuild._internal.render_cache import RENDER_SETS
 
     config, files, new_page = rendered_pages(tmp_path)
     page = new_page()
@@ -127,7 +128,7 @@ def test_render_cache_restores_exactly_what_mkdocs_page_render_sets(tmp_path):
 
 
 def test_a_reused_render_gives_the_page_mkdocs_would_give(tmp_path):
-    from attention_explained.sitebuild.render_cache import RENDER_SETS, RenderCache
+    from attention_explained.sitebuild._internal.render_cache import RENDER_SETS, RenderCache
 
     config, files, new_page = rendered_pages(tmp_path)
     plain = new_page()
@@ -150,7 +151,7 @@ def test_a_reused_render_gives_the_page_mkdocs_would_give(tmp_path):
 
 
 def test_a_reused_content_step_restores_its_notebook_pages_and_linked_files():
-    from attention_explained.sitebuild.render_cache import PageContentCache
+    from attention_explained.sitebuild._internal.render_cache import PageContentCache
 
     memory, calls = PageContentCache(), []
 
@@ -175,7 +176,7 @@ def test_a_reused_content_step_restores_its_notebook_pages_and_linked_files():
 
 
 def test_the_content_memory_starts_over_instead_of_growing_without_end(monkeypatch):
-    from attention_explained.sitebuild.render_cache import PageContentCache
+    from attention_explained.sitebuild._internal.render_cache import PageContentCache
 
     monkeypatch.setattr(PageContentCache, "MAX_ENTRIES", 3)
     memory = PageContentCache()
@@ -185,10 +186,10 @@ def test_the_content_memory_starts_over_instead_of_growing_without_end(monkeypat
 
 
 def _serving_plugin(cache_dir):
-    from attention_explained.sitebuild.build import Build
-    from attention_explained.sitebuild.cache import AssetCache
+    from attention_explained.sitebuild._internal.build import Build
+    from attention_explained.sitebuild._internal.cache import AssetCache
+    from attention_explained.sitebuild._internal.render_cache import PageContentCache
     from attention_explained.sitebuild.plugin import AttentionExplainedPlugin
-    from attention_explained.sitebuild.render_cache import PageContentCache
 
     plugin = AttentionExplainedPlugin()
     plugin.page_contents = PageContentCache()  # what on_startup(command="serve") sets up
@@ -209,7 +210,7 @@ def test_serve_reuses_an_unchanged_pages_content_with_its_shared_files(monkeypat
 
     from mkdocs.theme import Theme
 
-    from attention_explained.sitebuild import notebook_html
+    from attention_explained.sitebuild._internal import notebook_html
 
     plugin, rebuild = _serving_plugin(tmp_path)
     page = SimpleNamespace(

@@ -1,4 +1,5 @@
-"""Sharing and indexing (sitebuild/share.py) as pure functions: card figure, JSON-LD, lastmod
+"""Sharing and indexing (sitebuild/_internal/share.py) as pure functions: card figure, JSON-LD,
+lastmod
 from git, llms.txt."""
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from attention_explained.sitebuild import share
+from attention_explained.sitebuild._internal import share
 
 
 def git(repo: Path, *args: str, date: str | None = None) -> None:

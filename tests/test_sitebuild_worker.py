@@ -1,4 +1,5 @@
-"""The asset worker's module reloading (sitebuild/worker.py), without starting processes."""
+"""The asset worker's module reloading (sitebuild/_internal/worker.py), without starting
+processes."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import types
 
 import pytest
 
-from attention_explained.sitebuild import worker
+from attention_explained.sitebuild._internal import worker
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
 """What the alt texts of figures shown on several pages state about measured results.
 
 Each figure module lists the claims of its alt text in ``ALT_CLAIMS``; the build checks them
-wherever a page shows the figure (``sitebuild/figure_claims.py``). The checks live in the
+wherever a page shows the figure (``sitebuild/_internal/figure_claims.py``). The checks live in the
 content layer, so judging them needs neither matplotlib nor a figure's drawing code: here,
 or in the page module when only that page shows the figure (``after_training.py``)."""
 

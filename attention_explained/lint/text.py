@@ -26,7 +26,7 @@ FIGURES = ROOT / "attention_explained" / "figures"
 CONFIG = ROOT / "mkdocs.yml"
 OVERRIDES = ROOT / "overrides"
 PDF_COVER = ROOT / "attention_explained" / "edition" / "pdf.py"
-TEMPLATE_WORDS = ROOT / "attention_explained" / "sitebuild" / "template_words.py"
+TEMPLATE_WORDS = ROOT / "attention_explained" / "sitebuild" / "_internal" / "template_words.py"
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
 
 FENCE = re.compile(r"^\s*(```|~~~)")

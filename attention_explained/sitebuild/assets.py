@@ -1,7 +1,7 @@
 """The asset step: ``python -m attention_explained assets build``, with no MkDocs.
 
 It makes every stale asset of the current code in this process, into the content-addressed
-cache (:mod:`~attention_explained.sitebuild.cache`, keys from
+cache (:mod:`~attention_explained.sitebuild._internal.cache`, keys from
 :mod:`~attention_explained.sitebuild.keys`): each figure's data here (TensorFlow, imported
 once) and its drawing in a pool of spawned matplotlib processes, the numbers and the
 explorer's reference values (``worker.make_data``), then the claims' verdicts over them
@@ -32,9 +32,18 @@ import traceback
 from pathlib import Path
 
 from attention_explained.settings import LANGS
-from attention_explained.sitebuild.cache import AssetCache
+from attention_explained.sitebuild._internal.cache import AssetCache
+from attention_explained.sitebuild._internal.storage import entry_ok
 from attention_explained.sitebuild.keys import ImportGraph, memo_path
-from attention_explained.sitebuild.storage import entry_ok
+
+__all__ = [  # the promised interface (tests/test_api.py pins it); the rest may change
+    "MANIFEST",
+    "build_assets",
+    "default_cache_dir",
+    "manifest_fresh",
+    "manifest_path",
+    "read_manifest",
+]
 
 MANIFEST = "manifest.json"
 FORMAT = 1
@@ -164,7 +173,7 @@ def build_assets(cache_root: Path, *, jobs: int = 2, report=print) -> dict:
     if stale or data_stale:
         _compute(cache, stale, data_stale, jobs, report)
     if claims_stale:
-        from attention_explained.sitebuild.claims import cached_verdicts
+        from attention_explained.sitebuild._internal.claims import cached_verdicts
 
         verdicts = cached_verdicts(cache)  # judged in a fresh Python, then cached
         failing = sorted(name for name, v in verdicts.items() if not v["holds"])
@@ -185,7 +194,7 @@ def _compute(cache: AssetCache, stale: list[str], data_stale: bool, jobs: int, r
     from importlib import import_module
 
     from attention_explained.figures.registry import get, module_name
-    from attention_explained.sitebuild import worker
+    from attention_explained.sitebuild._internal import worker
 
     cache.root.mkdir(parents=True, exist_ok=True)
     scratch = Path(tempfile.mkdtemp(prefix="assets-", dir=cache.root))

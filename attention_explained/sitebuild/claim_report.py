@@ -14,7 +14,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from attention_explained.sitebuild.claims import CLAIM_MARKER
+from attention_explained.sitebuild._internal.claims import CLAIM_MARKER
+
+__all__ = [  # the promised interface (tests/test_api.py pins it); the rest may change
+    "rows",
+]
 
 FIGURE_LINK = re.compile(r"figures/([a-z0-9-]+)\.svg")
 

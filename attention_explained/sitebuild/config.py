@@ -14,6 +14,17 @@ from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
 
+__all__ = [  # the promised interface (tests/test_api.py pins it); the rest may change
+    "OptionError",
+    "PluginConfig",
+    "cache_dir",
+    "i18n_building",
+    "languages",
+    "search_plugin",
+    "site_languages",
+    "term_sheet",
+]
+
 MATH = ("mathml", "mathjax")  # the values of the ``math`` option; the first is the default
 
 

@@ -32,7 +32,15 @@ from functools import cache
 from importlib import metadata
 from pathlib import Path
 
-from attention_explained.sitebuild.storage import KEY_LENGTH, read_json, write_json
+from attention_explained.sitebuild._internal.storage import KEY_LENGTH, read_json, write_json
+
+__all__ = [  # the promised interface (tests/test_api.py pins it); the rest may change
+    "PACKAGE_DIR",
+    "ImportGraph",
+    "code_cells",
+    "digest",
+    "memo_path",
+]
 
 PACKAGE = "attention_explained"
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
@@ -40,7 +48,7 @@ FIGURES_PACKAGE = f"{PACKAGE}.figures."
 STRINGS_MODULE = f"{PACKAGE}.figures.strings"
 FIGURE_REGISTRY = f"{PACKAGE}.figures.registry"
 # What the worker's data job calls: the prose numbers and the explorer's reference values
-# (see sitebuild.worker.make_data). ``content.pages`` lists every page module (its
+# (see sitebuild._internal.worker.make_data). ``content.pages`` lists every page module (its
 # ``load_pages``), so its closure holds them all and the registry they write into. The numbers'
 # key leaves out the claims (``@claim`` functions of the content modules); the claims' verdicts
 # have their own key over the numbers' key and the content modules in full (CLAIM_ENTRIES), so

@@ -22,7 +22,8 @@ older path gives (``markdown.fill_numbers`` puts ``html.escape(text)`` where the
 token was rendered, and ``html.escape`` leaves plain text as it is).
 
 An unknown name, a malformed placeholder or a number that is not plain raises
-:class:`~attention_explained.sitebuild.markdown.MarkdownError`, naming the page (``where``),
+:class:`~attention_explained.sitebuild._internal.markdown.MarkdownError`, naming the page
+(``where``),
 the line and the name. No MkDocs import.
 """
 
@@ -36,7 +37,14 @@ from pathlib import Path
 from markdown import Extension
 from markdown.preprocessors import Preprocessor
 
-from attention_explained.sitebuild.markdown import PLACEHOLDER, MarkdownError
+from attention_explained.sitebuild._internal.markdown import PLACEHOLDER, MarkdownError
+
+__all__ = [  # the promised interface (tests/test_api.py pins it); the rest may change
+    "NumbersExtension",
+    "fill_placeholders",
+    "load_numbers",
+    "makeExtension",
+]
 
 SYNTAX = re.compile(r"[\\`*_{}\[\]<>&\"'#|~^$!]")  # Markdown, HTML or TeX would read these
 PRIORITY = 1000  # before every other preprocessor: the page as its author wrote it

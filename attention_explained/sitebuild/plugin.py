@@ -22,20 +22,24 @@ from mkdocs.structure.files import Files
 
 from attention_explained.languages import LanguageError, check_known, prefixes
 from attention_explained.sitebuild import config as options
-from attention_explained.sitebuild.build import (
+from attention_explained.sitebuild._internal.build import (
     Build,
     Workers,
     reuse_report,
     template_cache,
 )
-from attention_explained.sitebuild.keys import PACKAGE_DIR
-from attention_explained.sitebuild.render_cache import (
+from attention_explained.sitebuild._internal.render_cache import (
     PageContentCache,
     RenderCache,
     SearchEntryCache,
     render_context,
     search_context,
 )
+from attention_explained.sitebuild.keys import PACKAGE_DIR
+
+__all__ = [  # the promised interface (tests/test_api.py pins it); the rest may change
+    "AttentionExplainedPlugin",
+]
 
 log = logging.getLogger("mkdocs.plugins.attention_explained")
 
@@ -133,7 +137,7 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
         except options.OptionError as exc:
             raise PluginError(f"attention-explained: {exc}") from exc
         if not options.i18n_building(config):
-            from attention_explained.sitebuild.build_date import pin_build_date
+            from attention_explained.sitebuild._internal.build_date import pin_build_date
 
             pin_build_date(Path(config.config_file_path or ".").resolve().parent)  # sitemap dates
             langs, _ = options.site_languages(config)
@@ -174,7 +178,7 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
     def on_page_markdown(self, markdown: str, page, config: MkDocsConfig, files: Files):
         lang, _ = options.languages(config)
         where = page.file.src_uri
-        from attention_explained.sitebuild.markdown import figure_ids_in
+        from attention_explained.sitebuild._internal.markdown import figure_ids_in
 
         page.meta["ae_figures"] = figure_ids_in(markdown)  # the first is the page's card
         glossary_page = Path(config.docs_dir, "glossary.md")  # where the rule is stated
@@ -194,7 +198,7 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
         html = build.narrow_figures(html)
         if self.page_contents is None:
             return build.page_content(html, page, config)
-        from attention_explained.sitebuild.notebook_html import toc_ids
+        from attention_explained.sitebuild._internal.notebook_html import toc_ids
 
         font = str(build.math_font[0]) if build.math_font else ""
         key = self.page_contents.key(page, html, font, toc_ids(page.toc))
@@ -219,7 +223,7 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
         self.build.share_page(page, config, nav)  # card, JSON-LD, lastmod, llms.txt line
         self.build.template_words(page, config)  # the buttons overrides/main.html adds
         if getattr(page, "nb_url", None) and config.repo_url:
-            from attention_explained.sitebuild.colab import colab_url
+            from attention_explained.sitebuild._internal.colab import colab_url
 
             ipynb = posixpath.basename(page.file.abs_src_path)
             page.meta["colab_url"] = colab_url(config.repo_url, page.url + ipynb)

@@ -26,6 +26,17 @@ from dataclasses import dataclass
 
 from attention_explained.languages import pick
 
+__all__ = [  # the promised interface (tests/test_api.py pins it); the rest may change
+    "COMMENT",
+    "FRONT_MATTER",
+    "TOKEN_MARK",
+    "korean_characters",
+    "main_text",
+    "reading_seconds",
+    "reading_time",
+    "with_reading_line",
+]
+
 KOREAN_CHARACTERS_PER_MINUTE = 500
 ENGLISH_WORDS_PER_MINUTE = 200
 KOREAN_CHARACTERS_PER_TOKEN = 3  # a number or an inline formula

@@ -29,9 +29,18 @@ import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
-from attention_explained.sitebuild.markdown import TOKEN
-from attention_explained.sitebuild.storage import read_json, write_json
+from attention_explained.sitebuild._internal.markdown import TOKEN
+from attention_explained.sitebuild._internal.storage import read_json, write_json
 from attention_explained.sitebuild.terms import Term
+
+__all__ = [  # the promised interface (tests/test_api.py pins it); the rest may change
+    "Analyser",
+    "default_language_texts",
+    "kiwi_analyser",
+    "section_numbers",
+    "warm_up",
+    "write_search_data",
+]
 
 # One morpheme: (form, tag, start, length), offsets in characters of the analysed text.
 Morpheme = tuple[str, str, int, int]
@@ -394,7 +403,7 @@ def section_numbers(markdown: str, numbers: Mapping[str, str]) -> list[list[tupl
     then one per heading, as Material's search splits the page): ``(text, True)`` for each
     ``{{ae:…}}``, printed, and ``(text, False)`` for a number written out. A footnote's
     numbers go to the last section (the footnotes end the page)."""
-    from attention_explained.sitebuild.markdown import PLACEHOLDER
+    from attention_explained.sitebuild._internal.markdown import PLACEHOLDER
 
     printed = [str(numbers.get(m.group(1), "")) for m in PLACEHOLDER.finditer(markdown)]
     pattern = _number_pattern(printed)

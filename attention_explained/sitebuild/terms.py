@@ -6,6 +6,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+__all__ = [  # the promised interface (tests/test_api.py pins it); the rest may change
+    "TERM_SHEET",
+    "Term",
+    "load_term_sheet",
+]
+
 TERM_SHEET = Path(__file__).resolve().parents[2] / "CONTRIBUTING.md"
 HEADING = "## Korean term sheet"
 # A variant followed by this mark is a whole word (a noun for Kiwi), not a substring:

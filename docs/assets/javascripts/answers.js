@@ -1,4 +1,4 @@
-/* Exercises that check the reader's answer (attention_explained/sitebuild/answers.py).
+/* Exercises that check the reader's answer (attention_explained/sitebuild/_internal/answers.py).
 
    The build leaves, after a numeric exercise's question, an empty
    <div class="ae-answer" data-answer="7.11" data-tolerance="0.01" [data-label="…"]>: the

@@ -7,7 +7,7 @@ the page's HTML and in the search index once they do. A number inside math or a 
 would be typeset or turned into an anchor as its token, so the rendered page is checked for
 that (``misplaced_numbers``).
 
-Claim markers are checked by :mod:`attention_explained.sitebuild.claims`.
+Claim markers are checked by :mod:`attention_explained.sitebuild._internal.claims`.
 """
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ _HEADING = re.compile(r"<h(?P<tag>[1-6])\b[^>]*>(?P<body>.*?)</h(?P=tag)>", re.S
 def misplaced_numbers(rendered: str) -> list[str]:
     """Where a number token sits in a page's HTML that it must not: inside math (it would
     be typeset letter by letter) or in a heading (its anchor would change with the number)."""
-    from attention_explained.sitebuild.math import ARITHMATEX
+    from attention_explained.sitebuild._internal.math import ARITHMATEX
 
     problems = []
     for kind, pattern in (("math", ARITHMATEX), ("a heading", _HEADING)):

@@ -34,7 +34,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
-from attention_explained.sitebuild.markdown import number_token
+from attention_explained.sitebuild._internal.markdown import number_token
 
 ANSWER_MARKER = re.compile(r"<!--\s*answer:(?P<body>.*?)-->", re.S)
 MARKER_BODY = re.compile(

@@ -106,7 +106,7 @@ class SearchEntryCache:
         self.used: set[str] = set()  # keys of this build's pages
         self.hits = 0
         if path is not None:
-            from attention_explained.sitebuild.storage import read_json
+            from attention_explained.sitebuild._internal.storage import read_json
 
             entries = read_json(Path(path))  # None if absent or damaged (then pages are indexed)
             self.entries = entries if isinstance(entries, dict) else {}
@@ -120,7 +120,7 @@ class SearchEntryCache:
         """Keep this build's entries on disk (only if any page was indexed anew)."""
         if self.path is None or self.used == self._stored:
             return
-        from attention_explained.sitebuild.storage import write_json
+        from attention_explained.sitebuild._internal.storage import write_json
 
         rows = {key: self.entries[key] for key in sorted(self.used)}
         write_json(Path(self.path), rows, ensure_ascii=False)

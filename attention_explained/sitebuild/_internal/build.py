@@ -21,11 +21,11 @@ from mkdocs.structure.files import File, Files
 
 from attention_explained.languages import LanguageError, pick, prefixes
 from attention_explained.settings import LANGS
-from attention_explained.sitebuild import markdown as md
-from attention_explained.sitebuild.cache import AssetCache
+from attention_explained.sitebuild._internal import markdown as md
+from attention_explained.sitebuild._internal.cache import AssetCache
+from attention_explained.sitebuild._internal.storage import WorkingCopy
 from attention_explained.sitebuild.config import PluginConfig
 from attention_explained.sitebuild.keys import ImportGraph, memo_path
-from attention_explained.sitebuild.storage import WorkingCopy
 
 log = logging.getLogger("mkdocs.plugins.attention_explained")
 
@@ -77,7 +77,7 @@ class Workers:
 
     def submit(self, cache: AssetCache, stale: list[str], data_stale: bool, jobs: int):
         """Send the stale figures (and the numbers, if stale) to a worker; return the job."""
-        from attention_explained.sitebuild.worker import Worker
+        from attention_explained.sitebuild._internal.worker import Worker
 
         if not self.serving:
             self.one_shot = Worker(cache.root, jobs=jobs)
@@ -116,7 +116,7 @@ class Build:
         self.pending: list[PendingFile] = []
         self.site_dir = Path("site")
         self.render_context = ""
-        from attention_explained.sitebuild.notebook_html import SharedAssets
+        from attention_explained.sitebuild._internal.notebook_html import SharedAssets
 
         self.shared = SharedAssets()
         self.commit: str | None = None  # the commit "Open in Colab" installs
@@ -167,7 +167,7 @@ class Build:
             p for pattern in options.notebooks for p in docs_dir.glob(pattern) if p.is_file()
         )
         if sources:
-            from attention_explained.sitebuild.notebooks import NotebookRunner
+            from attention_explained.sitebuild._internal.notebooks import NotebookRunner
 
             build.runner = NotebookRunner(
                 sources, cache_dir, timeout=options.notebook_timeout, graph=graph
@@ -175,7 +175,7 @@ class Build:
             build.runner.on_stage = log_stage
             build.runner.start()
         if options.math == "mathml":
-            from attention_explained.sitebuild import math
+            from attention_explained.sitebuild._internal import math
 
             build.math_font = math.prepare_font(cache.root, docs_dir)
         return build
@@ -218,7 +218,7 @@ class Build:
         # The explorer page checks its JavaScript against these values from the package.
         add("assets/explorer/reference.json", self.cache.explorer_path)
         if options.math == "mathjax":
-            from attention_explained.sitebuild.mathjax import mathjax_files
+            from attention_explained.sitebuild._internal.mathjax import mathjax_files
 
             for rel, path in mathjax_files():
                 add(f"assets/mathjax/{rel}", path, pending=False)
@@ -244,7 +244,7 @@ class Build:
             return
         source = runner.source_for(Path(page.file.abs_src_path))
         if source is not None:
-            from attention_explained.sitebuild.notebooks import NotebookError
+            from attention_explained.sitebuild._internal.notebooks import NotebookError
 
             try:
                 runner.wait(source)
@@ -268,17 +268,17 @@ class Build:
                     markdown, names = md.mark_numbers(markdown, where)
                     self.number_names.update(names)
             if "claim:" in markdown:
-                from attention_explained.sitebuild.claims import take_claims
+                from attention_explained.sitebuild._internal.claims import take_claims
 
                 markdown, names = take_claims(markdown)
                 self.claims.append((where, names))
             if "answer:" in markdown:
-                from attention_explained.sitebuild.answers import take_answers
+                from attention_explained.sitebuild._internal.answers import take_answers
 
                 markdown, answers, names = take_answers(markdown, where)
                 self.answers.extend(answers)
                 if self.from_manifest:  # each box's expected answer, at once
-                    from attention_explained.sitebuild.answers import check_answers
+                    from attention_explained.sitebuild._internal.answers import check_answers
 
                     check_answers(answers, self.numbers)
                     markdown = md.fill_numbers(markdown, names, self.numbers, where)
@@ -328,7 +328,7 @@ class Build:
         moved into shared files."""
         if not (page.file.abs_src_path or "").endswith(".ipynb"):
             return self.typeset(html, page)
-        from attention_explained.sitebuild import notebook_html
+        from attention_explained.sitebuild._internal import notebook_html
 
         html = notebook_html.align_heading_ids(
             html, notebook_html.toc_ids(page.toc), page.file.src_uri
@@ -354,7 +354,7 @@ class Build:
                 )
         if self.math_font is None:
             return html
-        from attention_explained.sitebuild import math
+        from attention_explained.sitebuild._internal import math
 
         try:
             return math.typeset_page(html, page.file.src_uri, page.url, self.math_font)
@@ -377,7 +377,7 @@ class Build:
             site_root = self.site_dir
             output = hide_missing(output, page.url, lambda path: (site_root / path).is_file())
         if page.meta.get("colab_url"):
-            from attention_explained.sitebuild.colab import add_install_cell, build_commit
+            from attention_explained.sitebuild._internal.colab import add_install_cell, build_commit
 
             if self.commit is None:
                 self.commit = build_commit(repo_dir=Path(config.config_file_path).parent)
@@ -417,7 +417,7 @@ class Build:
             except RuntimeError as exc:
                 raise PluginError(f"attention-explained: {exc}") from exc
         if self.numbers is None:
-            from attention_explained.sitebuild.claims import ClaimError
+            from attention_explained.sitebuild._internal.claims import ClaimError
 
             self.numbers = self.cache.load_numbers()
             try:
@@ -436,8 +436,8 @@ class Build:
 
     def check_claims(self) -> None:
         """Every claim a page marks or a figure's alt text states must hold (verdicts exist)."""
-        from attention_explained.sitebuild.claims import ClaimError, check_claim_names
-        from attention_explained.sitebuild.figure_claims import check_alt_claims
+        from attention_explained.sitebuild._internal.claims import ClaimError, check_claim_names
+        from attention_explained.sitebuild._internal.figure_claims import check_alt_claims
 
         alt_claims = self.cache.graph.alt_claims()
         try:
@@ -450,7 +450,7 @@ class Build:
 
     def check_answers(self) -> None:
         """Every answer marker names a number that prints as one value (numbers exist)."""
-        from attention_explained.sitebuild.answers import AnswerError, check_answers
+        from attention_explained.sitebuild._internal.answers import AnswerError, check_answers
 
         try:
             check_answers(self.answers, self.numbers)
@@ -487,7 +487,7 @@ class Build:
         else the build's. Read by the page and by overrides/sitemap.xml: i18n writes the
         sitemap with the other language's pages as its own File objects, which never pass
         through on_page_context."""
-        from attention_explained.sitebuild import share
+        from attention_explained.sitebuild._internal import share
 
         if self.dates is None:
             self.dates = share.commit_dates(Path(config.config_file_path or ".").parent)
@@ -495,7 +495,7 @@ class Build:
 
     def share_page(self, page, config: MkDocsConfig, nav) -> None:
         """The page's card image, JSON-LD and sitemap date (share.py), and its llms.txt line."""
-        from attention_explained.sitebuild import share
+        from attention_explained.sitebuild._internal import share
         from attention_explained.sitebuild.config import languages, site_languages
 
         lang, default = languages(config)
@@ -517,9 +517,11 @@ class Build:
         home = page.url in ("", f"{lang}/")
         title = config.site_name if home else page.title
         try:
-            locale = pick(share.LOCALE, lang, "attention_explained/sitebuild/share.py LOCALE")
+            locale = pick(
+                share.LOCALE, lang, "attention_explained/sitebuild/_internal/share.py LOCALE"
+            )
             alternates = [
-                pick(share.LOCALE, other, "attention_explained/sitebuild/share.py LOCALE")
+                pick(share.LOCALE, other, "attention_explained/sitebuild/_internal/share.py LOCALE")
                 for other in langs
                 if other != lang
             ]
@@ -553,15 +555,15 @@ class Build:
 
     def template_words(self, page, config: MkDocsConfig) -> None:
         """The words overrides/main.html shows on ``page``, in its language."""
+        from attention_explained.sitebuild._internal.template_words import TEMPLATE_WORDS
         from attention_explained.sitebuild.config import languages
-        from attention_explained.sitebuild.template_words import TEMPLATE_WORDS
 
         lang, _ = languages(config)
         try:
             words = pick(
                 TEMPLATE_WORDS,
                 lang,
-                "attention_explained/sitebuild/template_words.py TEMPLATE_WORDS",
+                "attention_explained/sitebuild/_internal/template_words.py TEMPLATE_WORDS",
             )
         except LanguageError as exc:
             raise PluginError(f"attention-explained: {exc}") from exc
@@ -569,7 +571,7 @@ class Build:
 
     def write_llms_txt(self) -> None:
         """``llms.txt`` for each language, at the language's root (share.py)."""
-        from attention_explained.sitebuild import share
+        from attention_explained.sitebuild._internal import share
 
         for lang, entry in self.llms.items():
             pages = [(title, url, text) for _, title, url, text in sorted(entry["pages"])]
@@ -580,7 +582,7 @@ class Build:
 
     def write_shared_notebook_files(self) -> None:
         """The notebook pages' CSS/JS, every language's, at the site root."""
-        from attention_explained.sitebuild.css import pruned_css
+        from attention_explained.sitebuild._internal.css import pruned_css
 
         for name, text in self.shared.files.items():
             if name.endswith(".css"):  # JupyterLab's whole stylesheet: keep what can match
@@ -642,7 +644,7 @@ class Build:
             _, pages = self.notebook_html.popitem()
             pages.install()
         if self.math_font is not None:
-            from attention_explained.sitebuild import math
+            from attention_explained.sitebuild._internal import math
 
             math.save_conversions(math.conversions_path(self.cache.root))
         if self.runner is not None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from attention_explained.sitebuild.claims import ClaimError, claim_failures
+from attention_explained.sitebuild._internal.claims import ClaimError, claim_failures
 
 
 def check_alt_claims(

@@ -1,6 +1,6 @@
 """The cache's storage primitives: checked entries written atomically, with no knowledge of
 what a key covers (that is :mod:`attention_explained.sitebuild.keys`) or of the cache's layout
-(that is :mod:`attention_explained.sitebuild.cache`).
+(that is :mod:`attention_explained.sitebuild._internal.cache`).
 
 A folder named by a key is either whole or absent, so a build that sees it may use it.
 Nothing is written into the cache in place: a file is written under a temporary name and

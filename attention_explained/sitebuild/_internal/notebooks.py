@@ -15,8 +15,8 @@ import time
 from concurrent.futures import Future
 from pathlib import Path
 
+from attention_explained.sitebuild._internal.storage import entry_ok, prune, write_entry
 from attention_explained.sitebuild.keys import ImportGraph, code_cells, digest
-from attention_explained.sitebuild.storage import entry_ok, prune, write_entry
 
 
 class NotebookError(RuntimeError):
@@ -97,7 +97,7 @@ class _KernelSession:
         )
         process = getattr(self.km.provisioner, "process", None)
         if process is not None:  # a local kernel: it yields the CPU to the asset worker
-            from attention_explained.sitebuild.worker import background_priority
+            from attention_explained.sitebuild._internal.worker import background_priority
 
             background_priority(process.pid)
 

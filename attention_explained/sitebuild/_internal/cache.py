@@ -17,7 +17,7 @@
     <root>/search/entries.json                     Material's search entries of each page
     <root>/worker-*/                             a worker's scratch folder while it runs
 
-Every entry is written, checked and replaced by :mod:`attention_explained.sitebuild.storage`
+Every entry is written, checked and replaced by :mod:`.._internal.storage`
 (the primitives, which know nothing of keys); what an entry's key covers is
 :mod:`attention_explained.sitebuild.keys`. This module joins the two: where each asset of the
 current code lives.
@@ -29,8 +29,7 @@ import json
 from pathlib import Path
 
 from attention_explained.figures.render import card_name, variant_name
-from attention_explained.sitebuild.keys import ImportGraph
-from attention_explained.sitebuild.storage import (
+from attention_explained.sitebuild._internal.storage import (
     CacheEntryError,
     entry_ok,
     install_dir,
@@ -38,6 +37,7 @@ from attention_explained.sitebuild.storage import (
     seal,
     write_entry,
 )
+from attention_explained.sitebuild.keys import ImportGraph
 
 NUMBERS, CLAIMS, EXPLORER = "numbers.json", "claims.json", "explorer-reference.json"
 VALUES = "values.json"
@@ -106,8 +106,8 @@ class AssetCache:
 
     def load_claims(self) -> dict[str, dict]:
         """The verdicts of the current claims over the cached numbers, judged if not cached
-        (:func:`attention_explained.sitebuild.claims.cached_verdicts`)."""
-        from attention_explained.sitebuild.claims import cached_verdicts
+        (:func:`attention_explained.sitebuild._internal.claims.cached_verdicts`)."""
+        from attention_explained.sitebuild._internal.claims import cached_verdicts
 
         return cached_verdicts(self)
 

@@ -173,7 +173,7 @@ def conversions_key() -> str:
 def load_conversions(path: Path) -> None:
     """Remember the conversions saved at ``path`` (named by ``conversions_key``), if any."""
     global _saved
-    from attention_explained.sitebuild.storage import read_json
+    from attention_explained.sitebuild._internal.storage import read_json
 
     rows = read_json(path)  # None if absent or damaged (then it is rebuilt)
     if not isinstance(rows, list):
@@ -189,7 +189,7 @@ def save_conversions(path: Path) -> None:
     if len(_converted) == _saved:
         return
     rows = sorted([tex, display, mathml] for (tex, display), mathml in _converted.items())
-    from attention_explained.sitebuild.storage import write_json
+    from attention_explained.sitebuild._internal.storage import write_json
 
     write_json(path, rows, ensure_ascii=False)
     _saved = len(_converted)
@@ -525,7 +525,7 @@ def font_cache_key(source: Path, chars: set[str]) -> str:
 
 def font_css(font_url: str) -> str:
     """The stylesheet that names the served font for every <math> on the site."""
-    return f"""/* Math is MathML made at build time (attention_explained/sitebuild/math.py). */
+    return f"""/* Math is MathML made at build time (sitebuild/_internal/math.py). */
 @font-face {{
   font-family: "{FONT_FAMILY}";
   src: url("{font_url}") format("woff2");
@@ -644,7 +644,7 @@ def prepare_font(cache_root: Path, docs_dir: Path) -> MathFont:
     folder = cache_root / "math-font" / font_cache_key(source, chars)
     font, css = folder / f"{FONT_NAME}.woff2", folder / "math.css"
     style = font_css(f"{FONT_NAME}.woff2")
-    from attention_explained.sitebuild.storage import discard, entry_ok, new_entry
+    from attention_explained.sitebuild._internal.storage import discard, entry_ok, new_entry
 
     if not entry_ok(folder) or css.read_text(encoding="utf-8") != style:  # a checked entry
         discard(folder)

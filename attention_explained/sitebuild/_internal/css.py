@@ -18,7 +18,7 @@ from pathlib import Path
 
 import tinycss2
 
-from attention_explained.sitebuild.storage import STALE_AFTER, read_file, write_file
+from attention_explained.sitebuild._internal.storage import STALE_AFTER, read_file, write_file
 
 CLASS_ATTRIBUTE = re.compile(r'\bclass="([^"]*)"')
 ID_ATTRIBUTE = re.compile(r'\bid="([^"]*)"')

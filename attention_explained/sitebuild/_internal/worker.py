@@ -51,7 +51,7 @@ def scratch_figure(out: Path, figure_id: str) -> Path:
 
 
 # ============================================================================================
-# The worker process (python -m attention_explained.sitebuild.worker)
+# The worker process (python -m attention_explained.sitebuild._internal.worker)
 # ============================================================================================
 
 
@@ -177,11 +177,11 @@ def timed_data(figure_id: str, compute):
 
 def make_data(out: Path) -> None:
     """The prose numbers (as printed, and unrounded for the claims) and the explorer's
-    reference values. The claims are judged over them apart (``sitebuild.claims``)."""
+    reference values. The claims are judged over them apart (``sitebuild._internal.claims``)."""
     from attention_explained.content import data as experiments
     from attention_explained.content.pages import compute, values
     from attention_explained.explorer import reference_cases
-    from attention_explained.sitebuild.cache import EXPLORER, NUMBERS, VALUES
+    from attention_explained.sitebuild._internal.cache import EXPLORER, NUMBERS, VALUES
 
     for name, stage in _SHARED.items():
         if not getattr(experiments, name).cache_info().currsize:  # no figure of this job ran it
@@ -316,7 +316,9 @@ class Server:
 def main(argv: list[str] | None = None) -> int:
     import argparse
 
-    parser = argparse.ArgumentParser(prog="python -m attention_explained.sitebuild.worker")
+    parser = argparse.ArgumentParser(
+        prog="python -m attention_explained.sitebuild._internal.worker"
+    )
     parser.add_argument("--jobs", type=int, default=2, help="drawing processes")
     args = parser.parse_args(argv)
     server = Server(args.jobs)
@@ -402,7 +404,13 @@ class Worker:
             "MALLOC_ARENA_MAX": os.environ.get("MALLOC_ARENA_MAX", "1"),
         }
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "attention_explained.sitebuild.worker", "--jobs", str(jobs)],
+            [
+                sys.executable,
+                "-m",
+                "attention_explained.sitebuild._internal.worker",
+                "--jobs",
+                str(jobs),
+            ],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,

@@ -72,7 +72,7 @@ def cached_verdicts(cache) -> dict[str, dict[str, Any]]:
     cached = cache.load_cached_claims()
     if cached is not None:
         return cached
-    package_root = str(Path(__file__).resolve().parents[2])  # the package this build imports
+    package_root = str(Path(__file__).resolve().parents[3])  # the package this build imports
     env = dict(
         os.environ, PYTHONPATH=os.pathsep.join([package_root, os.environ.get("PYTHONPATH", "")])
     )
@@ -95,7 +95,7 @@ JUDGING_FAILED = 3  # the judge's exit code when a claim's check raised
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m attention_explained.sitebuild.claims VALUES``: the verdicts as JSON.
+    """``python -m attention_explained.sitebuild._internal.claims VALUES``: the verdicts as JSON.
 
     A check that raises is reported on stderr in one line naming the claim and its check's
     module (exit code ``JUDGING_FAILED``); any other failure keeps its traceback."""
