@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
@@ -95,27 +96,36 @@ def strict_build(site_dir: Path, cache_dir: Path) -> BuiltSite:
     return BuiltSite(site_dir, result.stderr)
 
 
-def shared_build(run_dir: Path) -> BuiltSite:
-    """The real site, built cold (a fresh cache) once for the whole test run: the first
-    process of the run to ask builds it into ``run_dir``/built while holding a lock there;
-    the others (pytest-xdist workers, which share ``run_dir``) wait on that lock, then read
-    the same build, or the same failure. Tests read it and never write into it."""
-    require("site")
-    folder = run_dir / "built"
+def once_per_run(folder: Path, record: str, make: Callable[[], str]) -> str:
+    """``make()`` once for the whole test run: the first process to ask runs it while holding
+    a lock in ``folder`` (which the run's pytest-xdist workers share) and keeps what it
+    returns in ``folder/record``; the others wait on the lock, then read that, or raise the
+    same failure (an AssertionError from ``make``, kept in ``folder/build.failed``)."""
     folder.mkdir(exist_ok=True)
-    log, failed = folder / "build.log", folder / "build.failed"
+    done, failed = folder / record, folder / "build.failed"
     with open(folder / "build.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
-        if not log.exists() and not failed.exists():
+        if not done.exists() and not failed.exists():
             try:
-                site = strict_build(folder / "site", folder / "cache")
+                text = make()
             except AssertionError as exc:
                 failed.write_text(str(exc), encoding="utf-8")
                 raise
-            log.write_text(site.log, encoding="utf-8")
+            done.write_text(text, encoding="utf-8")
     if failed.exists():
         raise AssertionError(failed.read_text(encoding="utf-8"))
-    return BuiltSite(folder / "site", log.read_text(encoding="utf-8"))
+    return done.read_text(encoding="utf-8")
+
+
+def shared_build(run_dir: Path) -> BuiltSite:
+    """The real site, built cold (a fresh cache) once for the whole test run into
+    ``run_dir``/built (``once_per_run``). Tests read it and never write into it."""
+    require("site")
+    folder = run_dir / "built"
+    log = once_per_run(
+        folder, "build.log", lambda: strict_build(folder / "site", folder / "cache").log
+    )
+    return BuiltSite(folder / "site", log)
 
 
 def fixture_build(root: Path, cache_dir: Path) -> None:
@@ -127,26 +137,18 @@ def fixture_build(root: Path, cache_dir: Path) -> None:
 
 
 def warm_fixture_cache(run_dir: Path) -> Path:
-    """A fixture-site asset cache made warm once for the whole test run (as ``shared_build``:
-    the first process to ask builds tests/fixture_site into it under a lock, the others wait
-    and get the same cache, or the same failure). Nothing writes into it afterwards: each
-    session works on its own copy (conftest's ``ae_cache``), so each worker no longer pays
-    for its own cold build of the same figures and numbers."""
+    """A fixture-site asset cache made warm once for the whole test run (``once_per_run``, as
+    ``shared_build``). Nothing writes into it afterwards: each session works on its own copy
+    (conftest's ``ae_cache``), so each worker no longer pays for its own cold build of the same
+    figures and numbers."""
     require("site")
     folder = run_dir / "fixture-cache"
-    folder.mkdir(exist_ok=True)
-    done, failed = folder / "done", folder / "build.failed"
-    with open(folder / "build.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
-        if not done.exists() and not failed.exists():
-            try:
-                fixture_build(folder / "site", folder / "cache")
-            except AssertionError as exc:
-                failed.write_text(str(exc), encoding="utf-8")
-                raise
-            done.touch()
-    if failed.exists():
-        raise AssertionError(failed.read_text(encoding="utf-8"))
+
+    def warm() -> str:
+        fixture_build(folder / "site", folder / "cache")
+        return ""
+
+    once_per_run(folder, "done", warm)
     return folder / "cache"
 
 

@@ -156,144 +156,94 @@ def _arrow(ax, start, end, colour, *, dashed=False, rad=0.0, width=1.4):
     )
 
 
+# What differs between the two layouts; the drawing below is one. ``backward``: the gradient
+# through J, arrow by arrow with its bow; ``dl_do`` and ``skip_label``: where the two gradient
+# labels go (x, y, ha, va); ``legend``: its placement; ``note``/``title``: the string keys.
+LAYOUTS = {
+    "wide": {
+        "figsize": (6.3, 4.7),
+        "xlim": (0, 9.8),
+        "ylim": (-0.55, 5.7),
+        "nodes": NODES,
+        "loss_bow": 0.45,  # from the loss down to the output, bowed left
+        "dl_do": (7.02, 4.05, "right", "center"),
+        # up the chain through J, bowed above the forward chain
+        "backward": [
+            ("o", "p", 0.45),
+            ("p", "softmax", 0.45),
+            ("softmax", "z", 0.45),
+            ("z", "q", 0.3),
+            ("z", "k", -0.3),
+        ],
+        "values_bow": 0.45,  # from the output down to the values, left of the forward arrow
+        "skip_label": (7.02, 1.45, "right", "center"),
+        "legend": {"loc": "upper left", "bbox_to_anchor": (0.0, 1.02)},
+        "note": ("note", -0.5, "bottom"),
+        "title": "title",
+    },
+    "narrow": {
+        "figsize": (NARROW_WIDTH, 8.2),
+        "xlim": (0, 6.2),
+        "ylim": (-2.3, 10.4),
+        "nodes": NODES_NARROW,
+        "loss_bow": -0.5,  # from the loss up to the output, bowed left
+        "dl_do": (2.55, 2.3, "right", "center"),
+        # up the chain through J, bowed right
+        "backward": [
+            ("o", "p", 0.5),
+            ("p", "softmax", 0.5),
+            ("softmax", "z", 0.5),
+            ("z", "k", 0.3),
+            ("z", "q", 0.3),
+        ],
+        "values_bow": 0.5,  # from the output to the values, under the forward arrow
+        "skip_label": (4.25, 1.95, "center", "top"),
+        "legend": {"loc": "lower left", "bbox_to_anchor": (0.0, 0.0), "frameon": False},
+        "note": ("note_narrow", 0.75, "top"),
+        "title": "title_narrow",
+    },
+}
+FORWARD = [
+    ("q", "z"),
+    ("k", "z"),
+    ("z", "softmax"),
+    ("softmax", "p"),
+    ("p", "o"),
+    ("v", "o"),
+    ("o", "L"),
+]
+
+
 @figure(
     ID,
     description="Computation graph q, k → z → softmax (J) → p → o ← v, with the two gradient paths",
     data=graph,
 )
 def draw(data, lang: str, theme: str):
-    if narrow():
-        return _draw_downwards(lang, theme)
+    """Wide: forward left to right; on a phone (``narrow()``) the same graph flows downwards."""
+    layout = LAYOUTS["narrow" if narrow() else "wide"]
     with themed(theme) as pal:
-        fig, ax = plt.subplots(figsize=(6.3, 4.7), layout="constrained")
-        ax.set_xlim(0, 9.8)
-        ax.set_ylim(-0.55, 5.7)
+        fig, ax = plt.subplots(figsize=layout["figsize"], layout="constrained")
+        ax.set_xlim(*layout["xlim"])
+        ax.set_ylim(*layout["ylim"])
         ax.axis("off")
         face = {key: pal.box for key in NODES}
         face["softmax"] = pal.accent + "33"
-        nodes = {key: _node(ax, key, pal, lang, face=face[key]) for key in NODES}
-        through, skips = pal.series["none"], pal.series["unit"]
-        forward = [
-            ("q", "z"),
-            ("k", "z"),
-            ("z", "softmax"),
-            ("softmax", "p"),
-            ("p", "o"),
-            ("v", "o"),
-            ("o", "L"),
-        ]
-        for a, b in forward:
-            _arrow(ax, nodes[a], nodes[b], pal.muted)
-        # Backward from the loss: ∂L/∂o, then bowed above the forward chain through J …
-        _arrow(ax, nodes["L"], nodes["o"], pal.text, dashed=True, rad=0.45, width=2.0)
-        ax.text(
-            7.02,
-            4.05,
-            r"$\partial L/\partial\mathbf{o}$",
-            ha="right",
-            va="center",
-            fontsize=13,
-            color=pal.text,
-        )
-        backward = [
-            ("o", "p", 0.45),
-            ("p", "softmax", 0.45),
-            ("softmax", "z", 0.45),
-            ("z", "q", 0.3),
-            ("z", "k", -0.3),
-        ]
-        for a, b, rad in backward:
-            _arrow(ax, nodes[a], nodes[b], through, dashed=True, rad=rad, width=2.0)
-        # … and from the output down to the values, bowed left of the forward arrow.
-        _arrow(ax, nodes["o"], nodes["v"], skips, dashed=True, rad=0.45, width=2.0)
-        ax.text(
-            7.02,
-            1.45,
-            r"$p_j\,\partial L/\partial\mathbf{o}$",
-            ha="right",
-            va="center",
-            fontsize=13,
-            color=skips,
-        )
-        handles = [
-            plt.Line2D([], [], color=pal.muted, lw=1.4),
-            plt.Line2D([], [], color=through, lw=2.0, ls=(0, (4, 2.5))),
-            plt.Line2D([], [], color=skips, lw=2.0, ls=(0, (4, 2.5))),
-        ]
-        labels = [text(ID, key, lang) for key in ("forward", "through", "skips")]
-        prop = {**(legend_font(labels) or {}), "size": 12.5}
-        ax.legend(
-            handles,
-            labels,
-            loc="upper left",
-            prop=prop,
-            handlelength=2.6,
-            bbox_to_anchor=(0.0, 1.02),
-        )
-        note = text(ID, "note", lang)
-        ax.text(
-            0.0,
-            -0.5,
-            note,
-            fontsize=12.5,
-            color=pal.text,
-            va="bottom",
-            linespacing=1.5,
-            **mixed_font(note),
-        )
-        title = text(ID, "title", lang)
-        fig.suptitle(title, fontweight="bold", **mixed_font(title))
-    return fig
-
-
-def _draw_downwards(lang: str, theme: str):
-    """The phone's variant: the same graph, flowing downwards in a column."""
-    with themed(theme) as pal:
-        fig, ax = plt.subplots(figsize=(NARROW_WIDTH, 8.2), layout="constrained")
-        ax.set_xlim(0, 6.2)
-        ax.set_ylim(-2.3, 10.4)
-        ax.axis("off")
-        face = {key: pal.box for key in NODES_NARROW}
-        face["softmax"] = pal.accent + "33"
         nodes = {
-            key: _node(ax, key, pal, lang, face=face[key], nodes=NODES_NARROW)
-            for key in NODES_NARROW
+            key: _node(ax, key, pal, lang, face=face[key], nodes=layout["nodes"]) for key in NODES
         }
         through, skips = pal.series["none"], pal.series["unit"]
-        for a, b in [("q", "z"), ("k", "z"), ("z", "softmax"), ("softmax", "p"), ("p", "o")]:
+        for a, b in FORWARD:
             _arrow(ax, nodes[a], nodes[b], pal.muted)
-        _arrow(ax, nodes["v"], nodes["o"], pal.muted)
-        _arrow(ax, nodes["o"], nodes["L"], pal.muted)
-        # Backward: from the loss up to the output, then up the chain through J, bowed right.
-        _arrow(ax, nodes["L"], nodes["o"], pal.text, dashed=True, rad=-0.5, width=2.0)
-        ax.text(
-            2.55,
-            2.3,
-            r"$\partial L/\partial\mathbf{o}$",
-            ha="right",
-            va="center",
-            fontsize=13,
-            color=pal.text,
-        )
-        for a, b, rad in [
-            ("o", "p", 0.5),
-            ("p", "softmax", 0.5),
-            ("softmax", "z", 0.5),
-            ("z", "k", 0.3),
-        ]:
+        _arrow(ax, nodes["L"], nodes["o"], pal.text, dashed=True, rad=layout["loss_bow"], width=2.0)
+        x, y, ha, va = layout["dl_do"]
+        ax.text(x, y, r"$\partial L/\partial\mathbf{o}$", ha=ha, va=va, fontsize=13, color=pal.text)
+        for a, b, rad in layout["backward"]:
             _arrow(ax, nodes[a], nodes[b], through, dashed=True, rad=rad, width=2.0)
-        _arrow(ax, nodes["z"], nodes["q"], through, dashed=True, rad=0.3, width=2.0)
-        # … and from the output to the values, bowed under the forward arrow.
-        _arrow(ax, nodes["o"], nodes["v"], skips, dashed=True, rad=0.5, width=2.0)
-        ax.text(
-            4.25,
-            1.95,
-            r"$p_j\,\partial L/\partial\mathbf{o}$",
-            ha="center",
-            va="top",
-            fontsize=13,
-            color=skips,
-        )
+        _arrow(ax, nodes["o"], nodes["v"], skips, dashed=True, rad=layout["values_bow"], width=2.0)
+        x, y, ha, va = layout["skip_label"]
+        label = r"$p_j\,\partial L/\partial\mathbf{o}$"
+        ax.text(x, y, label, ha=ha, va=va, fontsize=13, color=skips)
         handles = [
             plt.Line2D([], [], color=pal.muted, lw=1.4),
             plt.Line2D([], [], color=through, lw=2.0, ls=(0, (4, 2.5))),
@@ -301,26 +251,12 @@ def _draw_downwards(lang: str, theme: str):
         ]
         labels = [text(ID, key, lang) for key in ("forward", "through", "skips")]
         prop = {**(legend_font(labels) or {}), "size": 12.5}
-        ax.legend(
-            handles,
-            labels,
-            loc="lower left",
-            prop=prop,
-            handlelength=2.6,
-            bbox_to_anchor=(0.0, 0.0),
-            frameon=False,
-        )
-        note = text(ID, "note_narrow", lang)
+        ax.legend(handles, labels, prop=prop, handlelength=2.6, **layout["legend"])
+        key, y, va = layout["note"]
+        note = text(ID, key, lang)
         ax.text(
-            0.0,
-            0.75,
-            note,
-            fontsize=12.5,
-            color=pal.text,
-            va="top",
-            linespacing=1.5,
-            **mixed_font(note),
+            0.0, y, note, fontsize=12.5, color=pal.text, va=va, linespacing=1.5, **mixed_font(note)
         )
-        title = text(ID, "title_narrow", lang)
+        title = text(ID, layout["title"], lang)
         fig.suptitle(title, fontweight="bold", **mixed_font(title))
     return fig
