@@ -142,11 +142,20 @@ def _fp16_prescale(v: Mapping[str, float]) -> bool:
     "multi-head.fp16.keras_default_overflows_unscaled",
     statement="Keras' float16 MultiHeadAttention overflows, on every seed, at the component "
     "size of the raw QKᵀ on its default path (scale= passed to ops.dot_product_attention) and "
-    "at that of the pre-scaled product when it returns the attention scores",
+    "at that of the pre-scaled product when it returns the attention scores, each within 5% "
+    "(two steps of the size grid; the two sizes are d_k^¼ apart)",
     counterexample={"multi-head.fp16.keras.default.mismatch": 2.36},
 )
 def _fp16_keras(v: Mapping[str, float]) -> bool:
-    return all(v[f"multi-head.fp16.keras.{p}.mismatch"] < 1e-9 for p in ("default", "explicit"))
+    # Not exact: how a CPU kernel accumulates a float16 product decides which grid step
+    # (2^(1/32), 2.2 %) first overflows, and Keras' einsum and tf.linalg.matmul may differ
+    # by a step (they agreed on one machine and were one step apart on an AMD EPYC without
+    # float16 oneDNN kernels). 5 % still tells the two paths apart: they differ by d_k^¼.
+    apart = v["multi-head.fp16.gain"] - 1
+    return all(
+        v[f"multi-head.fp16.keras.{p}.mismatch"] <= min(0.05, apart / 4)
+        for p in ("default", "explicit")
+    )
 
 
 @numbers
