@@ -194,3 +194,17 @@ def test_explorer_works_by_touch(server, phone_session, lang):
     page.evaluate("() => document.querySelector('#ae-explorer').scrollIntoView()")
     screenshot(page, lang, "phone-explorer-touch")
     session.assert_clean()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_pencil_table_fits_a_phone(server, phone_session, lang):
+    """The home page's pencil table is what a reader checks by hand: on a phone it is whole on
+    the screen, not behind a sideways scroll (Material's 5rem minimum per column and 1.25em
+    padding pushed it 44 px wider than 390 px; extra.css narrows both on phones)."""
+    session, page = open_phone_page(server, phone_session, localized("", lang))
+    wrap = page.locator("#pencil-example ~ .md-typeset__scrollwrap").first
+    wrap.scroll_into_view_if_needed()
+    widths = wrap.evaluate("e => [e.scrollWidth, e.clientWidth, e.querySelectorAll('th').length]")
+    assert widths[2] == 4, f"not the pencil table: {widths}"
+    assert widths[0] <= widths[1], f"the pencil table scrolls sideways at 375 px: {widths}"
+    session.assert_clean()
