@@ -50,6 +50,9 @@ SWEEP_SEEDS = tuple(range(8))
 
 # -- numbers quoted in the prose -----------------------------------------------------------------
 PROSE_DIMS = (10, 1024)
+# The two-logit softmax counts as saturated where its slope p(1 − p) is below this (the
+# softmax-curve figure's shading; the gradients page's flat region, |z| > 4.6).
+SATURATED_SLOPE = 0.01
 PROSE_SEEDS = tuple(range(8))
 SELF_ATTENTION_DIM = 1024  # queries = keys (X·Xᵀ): the diagonal example
 SELF_ATTENTION_SEED = 0

@@ -300,6 +300,13 @@ PRINTED: dict[str, tuple[str, Callable[[P], bool], tuple[str, ...]]] = {
         ),
         ("training.init_gradnorm_fit.d1024",),
     ),
+    "gradients.gaps_flat_unscaled_sloped_scaled": (
+        "more than nine in ten gaps flat unscaled, 'only' under a third after ÷√d_k",
+        lambda p: (
+            p("gradients.flat_share.none").lo > 90 and p("gradients.flat_share.sqrt").hi < 100 / 3
+        ),
+        ("gradients.flat_share.none", "gradients.flat_share.sqrt"),
+    ),
     "training.large_dk_unscaled_behind": (
         "the unscaled model starts from, and ends at, a higher loss than ÷√d_k",
         lambda p: (

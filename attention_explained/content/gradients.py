@@ -11,7 +11,7 @@ import numpy as np
 from attention_explained.content.figures import scaled_gradient_flat
 from attention_explained.content.registry import Number, claim, hi, lo, numbers
 from attention_explained.content.shared import close
-from attention_explained.settings import LENGTH, SCALES
+from attention_explained.settings import LENGTH, SATURATED_SLOPE, SCALES
 from attention_explained.settings import PROSE_DIMS as WIDTHS
 
 
@@ -51,6 +51,44 @@ def _collapse_flat(v: Mapping[str, float]) -> bool:
         if not v[f"sweep.{metric}.d1024.none"] * 5 < v[f"sweep.{metric}.d10.none"]:
             return False
     return scaled_gradient_flat(v)
+
+
+# -- the two-logit bridge: how many logit gaps fall where the slope is flat ------------------
+
+FLAT_DIM = 1024  # the saturation page's large d_k
+
+
+def flat_gap(slope: float = SATURATED_SLOPE) -> float:
+    """The |z| beyond which the two-logit softmax's slope p(1 − p) is below ``slope``."""
+    p = (1 + math.sqrt(1 - 4 * slope)) / 2  # the larger root of p(1 − p) = slope
+    return math.log(p / (1 - p))
+
+
+@numbers
+def flat_share_numbers(out: dict[str, str]) -> None:
+    """The shaded region's edge, and the share (%) of gaps between two logits beyond it at
+    d = 1024, unscaled and ÷√d. A logit there is a sum of 1024 independent products, so the
+    gap of two independent logits is taken as normal with √2 times their std (the variance
+    law's std); tests/test_content_gradients.py checks the shares on sampled logits."""
+    from attention_explained.stats import logit_variance
+
+    gap = flat_gap()
+    out["gradients.flat_gap"] = Number(gap, ".1f")
+    sigma = math.sqrt(logit_variance(FLAT_DIM))
+    for name, divisor in (("none", 1.0), ("sqrt", math.sqrt(FLAT_DIM))):
+        spread = math.sqrt(2) * sigma / divisor
+        beyond = math.erfc(gap / (spread * math.sqrt(2)))  # P(|N(0, spread²)| > gap)
+        out[f"gradients.flat_share.{name}"] = Number(100 * beyond, ".0f")
+
+
+@claim(
+    "gradients.gaps_flat_unscaled_sloped_scaled",
+    statement="at d = 1024, more than 90% of the gaps between two logits lie in the flat region "
+    "(p(1 − p) < 0.01) unscaled, and fewer than a third after ÷√d",
+    counterexample={"gradients.flat_share.sqrt": 60.0},
+)
+def _gaps(v: Mapping[str, float]) -> bool:
+    return v["gradients.flat_share.none"] > 90 and v["gradients.flat_share.sqrt"] < 100 / 3
 
 
 # -- exercises -------------------------------------------------------------------------------

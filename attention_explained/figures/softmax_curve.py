@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from attention_explained import settings
 from attention_explained.figures.registry import figure
 from attention_explained.figures.strings import text
 from attention_explained.figures.style import legend_font, mixed_font, panels, themed
@@ -33,7 +34,7 @@ STRINGS = {
         "en": "As p approaches 0 or 1, the derivative approaches 0",
     },
 }
-SATURATED = 0.01
+SATURATED = settings.SATURATED_SLOPE
 
 
 def two_logit_softmax() -> dict[str, np.ndarray]:
