@@ -221,6 +221,25 @@ def test_a_narrow_title_wraps_between_words_outside_math():
     plt.close(fig)
 
 
+def test_a_narrow_title_keeps_parentheses_and_brackets_whole():
+    """A phone's title broke "(시드 0)" into "(시드" and "0)" (reader 15): a wrap happens only
+    between words outside $…$, (…) and […]."""
+    from attention_explained.figures.style import wrap_outside_math
+
+    def fits(width):
+        return lambda line: len(line) <= width
+
+    assert wrap_outside_math("weights (seed 0) more", fits(13)).split("\n") == [
+        "weights",
+        "(seed 0) more",
+    ]
+    assert wrap_outside_math("keys ~ uniform[−3, 3]", fits(13)).split("\n") == [
+        "keys ~",
+        "uniform[−3, 3]",
+    ]
+    assert wrap_outside_math("a $b + c$ d", fits(3)).split("\n") == ["a", "$b + c$", "d"]
+
+
 def test_png_has_no_software_string():
     import matplotlib.pyplot as plt
 

@@ -178,16 +178,23 @@ def smallest_text_pt(fig) -> float:
     return min((t.get_fontsize() for t in _texts(fig)), default=0.0)
 
 
-def _wrap_outside_math(label: str, fits) -> str:
-    """``label`` with line breaks at spaces outside ``$…$`` so that each line ``fits``."""
+def wrap_outside_math(label: str, fits) -> str:
+    """``label`` with line breaks at spaces outside ``$…$`` and outside parentheses (a
+    "(seed 0)" stays whole) so that each line ``fits``."""
     lines = []
     for line in label.split("\n"):
-        words, math = [], False
+        words, math, depth = [], False, 0
         start = 0
         for i, char in enumerate(line):
             if char == "$":
                 math = not math
-            elif char == " " and not math:
+            elif math:
+                continue
+            elif char in "([":
+                depth += 1
+            elif char in ")]":
+                depth = max(0, depth - 1)
+            elif char == " " and not depth:
                 words.append(line[start:i])
                 start = i + 1
         words.append(line[start:])
@@ -230,7 +237,7 @@ def fit_to_column(fig, column_px: float) -> None:
             t.set_text(probe)
             return width <= room
 
-        t.set_text(_wrap_outside_math(label, fits))
+        t.set_text(wrap_outside_math(label, fits))
 
 
 @dataclass(frozen=True)
