@@ -37,6 +37,7 @@ VERDICT = {
         "comma": "with a point",
     },
 }
+EXACT = {"ko": "정확한 값", "en": "exact value"}
 TYPED = [
     "0.5",
     ".5",
@@ -57,6 +58,13 @@ TYPED = [
     "1/0",
     "",
     "e^-96",
+    "√64",
+    "√(64)",
+    "sqrt(64)",
+    "√ 2",
+    "√-4",
+    "√(64",
+    "√",
 ]
 
 
@@ -103,7 +111,10 @@ def test_every_marker_has_a_labelled_box_and_a_folded_solution(open_session, ser
         box = boxes.nth(i)
         field = box.locator("input")
         label = box.locator(f'label[for="{field.get_attribute("id")}"]').inner_text()
-        assert "±" in label and box.get_attribute("data-tolerance") in label
+        if float(box.get_attribute("data-tolerance")) == 0:  # an exact answer: no "±0"
+            assert EXACT[lang] in label and "±" not in label, label
+        else:
+            assert "±" in label and box.get_attribute("data-tolerance") in label
         assert box.locator('[role="status"][aria-live="polite"]').count() == 1
         # the folded solution follows the box, closed, as before
         solution = box.locator("xpath=following-sibling::details[1]")
@@ -164,6 +175,28 @@ def test_right_wrong_and_malformed_by_keyboard(open_session, server, lang, schem
             arg=[box.element_handle(), words[kind]],
         )
         assert box.get_attribute("data-state") == "invalid"
+    session.assert_clean()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_an_exact_answer_takes_a_square_root_and_says_no_tolerance(open_session, server, lang):
+    """Home, exercise 3: the paper divides by √d_k = 8, an exact answer (±0). Its label says
+    "exact" instead of "±0", √64 is read as 8, and a wrong answer names no tolerance."""
+    session = open_page(open_session, server, "index", lang)
+    page, words = session.page, VERDICT[lang]
+    box = page.locator('.ae-answer[data-tolerance="0"]').first
+    assert box.get_attribute("data-answer") == "8"
+    field = box.locator("input")
+    label = box.locator("label").inner_text()
+    assert EXACT[lang] in label and "±" not in label, label
+    field.fill("√64")
+    field.press("Enter")
+    assert verdict(session, box)[0] == "right"
+    field.fill("√512")
+    field.press("Enter")
+    page.wait_for_function("el => el.dataset.state === 'wrong'", arg=box.element_handle())
+    _, text = verdict(session, box)
+    assert words["wrong"] in text and "±" not in text and "√512" in text, text
     session.assert_clean()
 
 

@@ -49,6 +49,7 @@ PLAIN = re.compile(rf"^{DECIMAL}$")
 FRACTION = re.compile(rf"^(?P<top>{DECIMAL})/(?P<bottom>{DECIMAL})$")
 EXPONENT = re.compile(rf"^(?P<mantissa>{DECIMAL})?(?:[eE]|[×xX*·]10\^?)(?P<power>[+-]?\d+)$")
 POWER_OF_TEN = re.compile(r"^10\^?(?P<power>[+-]?\d+)$")
+SQUARE_ROOT = re.compile(rf"^(?:√|sqrt)(?:(?P<bare>{DECIMAL})|\((?P<inner>{DECIMAL})\))$")  # √64
 THOUSANDS = re.compile(r"^[+-]?[1-9]\d{0,2}(?:,\d{3})+(?:\.\d*)?$")  # never 0,xxx
 APPROXIMATELY = ("≈", "~", "약")
 
@@ -93,6 +94,9 @@ def parse_answer(text: str) -> float | str:
         return mantissa * 10.0 ** int(found["power"])
     if found := POWER_OF_TEN.match(s):
         return 10.0 ** int(found["power"])
+    if found := SQUARE_ROOT.match(s):
+        radicand = float(found["bare"] or found["inner"])
+        return math.sqrt(radicand) if radicand >= 0 else "malformed"
     return "malformed"
 
 

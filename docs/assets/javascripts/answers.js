@@ -24,7 +24,9 @@
       wrong: "아닙니다. 입력한 값 {value}: 허용 오차(±{tolerance}) 밖입니다. 다시 해 보거나 풀이를 열어 보세요.",
       empty: "답을 입력하세요.",
       comma: "소수점은 쉼표가 아니라 마침표로 쓰세요(예: 0.5). 쉼표는 천 단위 구분에만 씁니다.",
-      malformed: "숫자로 읽을 수 없습니다. 0.5, .5, 1/2, 2e-3처럼 쓰세요.",
+      exact: "정확한 값",
+      wrongExact: "아닙니다. 입력한 값: {value}. 다시 해 보거나 풀이를 열어 보세요.",
+      malformed: "숫자로 읽을 수 없습니다. 0.5, .5, 1/2, 2e-3, √2처럼 쓰세요.",
     },
     en: {
       answer: "Your answer",
@@ -34,7 +36,9 @@
       wrong: "Not quite: {value} is outside the tolerance of ±{tolerance}. Try again, or open the solution.",
       empty: "Type an answer first.",
       comma: "Write decimals with a point (0.5, not 0,5); a comma only groups thousands.",
-      malformed: "That is not a number. Write it like 0.5, .5, 1/2 or 2e-3.",
+      exact: "exact value",
+      wrongExact: "Not quite: {value} is not the answer. Try again, or open the solution.",
+      malformed: "That is not a number. Write it like 0.5, .5, 1/2, 2e-3 or √2.",
     },
   }
 
@@ -43,6 +47,7 @@
   var FRACTION = new RegExp("^(" + DECIMAL + ")/(" + DECIMAL + ")$")
   var EXPONENT = new RegExp("^(" + DECIMAL + ")?(?:[eE]|[×xX*·]10\\^?)([+-]?\\d+)$")
   var POWER_OF_TEN = /^10\^?([+-]?\d+)$/
+  var SQUARE_ROOT = new RegExp("^(?:√|sqrt)(?:(" + DECIMAL + ")|\\((" + DECIMAL + ")\\))$")  // √64
   var THOUSANDS = /^[+-]?[1-9]\d{0,2}(?:,\d{3})+(?:\.\d*)?$/  // never 0,xxx
   var APPROXIMATELY = ["≈", "~", "약"]
 
@@ -72,6 +77,10 @@
       return mantissa * Math.pow(10, parseInt(found[2], 10))
     }
     if ((found = POWER_OF_TEN.exec(s))) return Math.pow(10, parseInt(found[1], 10))
+    if ((found = SQUARE_ROOT.exec(s))) {
+      var radicand = parseFloat(found[1] || found[2])
+      return radicand >= 0 ? Math.sqrt(radicand) : "malformed"
+    }
     return "malformed"
   }
 
@@ -104,8 +113,9 @@
     form.noValidate = true
     var label = document.createElement("label")
     label.htmlFor = id
+    var exact = tolerance === 0  // an exact answer: no "±0"
     label.textContent = (box.getAttribute("data-label") || text.answer) +
-      " (" + text.tolerance + " ±" + toleranceText + ")"
+      (exact ? " (" + text.exact + ")" : " (" + text.tolerance + " ±" + toleranceText + ")")
     var input = document.createElement("input")
     input.type = "text"
     input.id = id
@@ -137,7 +147,8 @@
         message = say(text.right, { expected: expectedText })
       } else {
         state = "wrong"
-        message = say(text.wrong, { value: input.value.trim(), tolerance: toleranceText })
+        message = say(exact ? text.wrongExact : text.wrong,
+          { value: input.value.trim(), tolerance: toleranceText })
       }
       box.setAttribute("data-state", state)
       input.setAttribute("aria-invalid", state === "right" ? "false" : "true")
