@@ -20,6 +20,7 @@ from attention_explained.figures.style import (
     COLUMN_PX,
     MIN_TEXT_PX,
     NARROW_WIDTH,
+    PHONE_TEXT_PX,
     MissingGlyphError,
     fit_to_column,
     layout,
@@ -83,17 +84,20 @@ def shown_text_px(svg: str, column_px: float) -> float:
 
 @pytest.mark.grid  # `rendered` draws the training figures: the full grids
 @pytest.mark.parametrize("figure_id", FIGURE_IDS)
-def test_every_variant_reads_at_9_px_in_the_narrowest_column_it_is_shown_in(rendered, figure_id):
+def test_every_variant_reads_at_its_floor_in_the_narrowest_column_it_is_shown_in(
+    rendered, figure_id
+):
     """What tests/test_browser_figure_text.py measures in Chromium, from the files: a narrow
-    variant in a phone's column, a wide one in the desktop's, or in a phone's if it is the
-    only one."""
+    variant in a phone's column (at least PHONE_TEXT_PX), a wide one in the desktop's, or in a
+    phone's if it is the only one (at least MIN_TEXT_PX)."""
     shapes = layouts(figure_id)
     for lang in LANGS:
         for shape in shapes:
             column = COLUMN_PX["narrow" if shapes == ("wide",) else shape]
             svg = (rendered / variant_name(figure_id, lang, "light", layout=shape)).read_text()
             px = shown_text_px(svg, column)
-            assert px >= MIN_TEXT_PX, f"{figure_id} {lang} {shape}: {px:.2f} px at {column} px"
+            floor = PHONE_TEXT_PX if shape == "narrow" else MIN_TEXT_PX
+            assert px >= floor, f"{figure_id} {lang} {shape}: {px:.2f} px at {column} px"
 
 
 @pytest.mark.grid  # `rendered` draws the training figures: the full grids
@@ -221,6 +225,26 @@ def test_a_narrow_title_wraps_between_words_outside_math():
     plt.close(fig)
 
 
+def test_a_narrow_y_label_fits_the_height_of_its_panel():
+    """Stacked on a phone, a y label longer than its panel ran into the panel under it
+    (after-lr-sensitivity's "final loss (mean of the last 20 steps)"): it wraps instead."""
+    import matplotlib.pyplot as plt
+
+    long = "final loss (mean of the last 20 steps, a long label)"
+    with layout("narrow"):
+        fig, axes = panels(2, 1, figsize=(7, 4))
+        for ax in axes:
+            ax.set_ylabel(long)
+        fit_to_column(fig, COLUMN_PX["narrow"])
+    renderer = fig.canvas.get_renderer()
+    for ax in axes:
+        label = ax.yaxis.label
+        assert "\n" in label.get_text() and " ".join(label.get_text().split("\n")) == long
+        height = label.get_window_extent(renderer).height
+        assert height <= 1.05 * ax.get_window_extent(renderer).height
+    plt.close(fig)
+
+
 def test_a_narrow_title_keeps_parentheses_and_brackets_whole():
     """A phone's title broke "(시드 0)" into "(시드" and "0)" (reader 15): a wrap happens only
     between words outside $…$, (…) and […]."""
@@ -233,11 +257,17 @@ def test_a_narrow_title_keeps_parentheses_and_brackets_whole():
         "weights",
         "(seed 0) more",
     ]
-    assert wrap_outside_math("keys ~ uniform[−3, 3]", fits(13)).split("\n") == [
+    assert wrap_outside_math("keys ~ uniform[−3, 3]", fits(14)).split("\n") == [
         "keys ~",
         "uniform[−3, 3]",
     ]
     assert wrap_outside_math("a $b + c$ d", fits(3)).split("\n") == ["a", "$b + c$", "d"]
+    # a group that cannot fit on a line of its own is broken after all
+    assert wrap_outside_math("loss (mean of the last steps)", fits(12)).split("\n") == [
+        "loss (mean",
+        "of the last",
+        "steps)",
+    ]
 
 
 def test_png_has_no_software_string():

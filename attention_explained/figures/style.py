@@ -100,6 +100,9 @@ MathTextParser._parse_cached = _parse_cached
 # ≥ ``COLUMN_PX["wide"]``) and its narrow one below; a figure without one shows its only
 # variant on a phone too. tests/test_browser_figure_text.py measures the result in Chromium.
 MIN_TEXT_PX = 9.0  # the smallest text a reader sees, in CSS px
+# ... and in a narrow variant, drawn for phones: readers found 9 px on a phone hard to read
+# (Material's body text there is 12.8 px)
+PHONE_TEXT_PX = 10.5
 NARROW_BELOW = "60em"  # the media query's breakpoint: max-width below it gets the narrow one
 # the narrowest content column each is shown in; "narrow": a fold's body on a 390 px phone
 # (332 px), since a page may fold a figure with its method
@@ -179,8 +182,16 @@ def smallest_text_pt(fig) -> float:
 
 
 def wrap_outside_math(label: str, fits) -> str:
-    """``label`` with line breaks at spaces outside ``$…$`` and outside parentheses (a
-    "(seed 0)" stays whole) so that each line ``fits``."""
+    """``label`` with line breaks at spaces outside ``$…$`` so that each line ``fits``;
+    outside parentheses and brackets too (a "(seed 0)" stays whole), unless a line cannot
+    fit without breaking inside one."""
+    whole = _wrap(label, fits, keep_groups=True)
+    if all(fits(line) for line in whole.split("\n")):
+        return whole
+    return _wrap(label, fits, keep_groups=False)
+
+
+def _wrap(label: str, fits, *, keep_groups: bool) -> str:
     lines = []
     for line in label.split("\n"):
         words, math, depth = [], False, 0
@@ -194,7 +205,7 @@ def wrap_outside_math(label: str, fits) -> str:
                 depth += 1
             elif char in ")]":
                 depth = max(0, depth - 1)
-            elif char == " " and not depth:
+            elif char == " " and not (depth and keep_groups):
                 words.append(line[start:i])
                 start = i + 1
         words.append(line[start:])
@@ -211,10 +222,12 @@ def wrap_outside_math(label: str, fits) -> str:
 
 def fit_to_column(fig, column_px: float) -> None:
     """Make ``fig`` readable at ``column_px`` CSS px wide: every text at least
-    ``MIN_TEXT_PX`` there, and a title, label or legend entry wider than the figure broken
+    ``MIN_TEXT_PX`` there (``PHONE_TEXT_PX`` in a narrow variant); in a narrow variant, a
+    title or legend entry wider than the figure, or a y label taller than its panel, broken
     into lines (between words, never inside ``$…$``)."""
     width_pt = fig.get_figwidth() * 72
-    floor = round(MIN_TEXT_PX * width_pt / column_px + 0.05, 1)
+    smallest = PHONE_TEXT_PX if narrow() else MIN_TEXT_PX
+    floor = round(smallest * width_pt / column_px + 0.05, 1)
     texts = _texts(fig)
     for t in texts:
         if t.get_fontsize() < floor:
@@ -222,20 +235,33 @@ def fit_to_column(fig, column_px: float) -> None:
     if not narrow():
         return
     renderer = fig.canvas.get_renderer()
-    room = fig.get_figwidth() * fig.dpi * 0.94
+    across = fig.get_figwidth() * fig.dpi * 0.94
+    owner = {id(ax.yaxis.label): ax for ax in fig.axes}  # a y label's axes
     for t in texts:
-        if t.get_rotation() % 180:
-            continue
-        label = t.get_text()
-        if t.get_window_extent(renderer).width <= room:
+        # A horizontal text must fit the figure's width; a y label its axes' height, or it
+        # runs into the panel stacked under it.
+        upright = not t.get_rotation() % 180
+        if upright:
+            room = across
+        elif id(t) in owner:
+            room = owner[id(t)].get_window_extent(renderer).height * 1.05
+        else:
             continue
 
-        def fits(candidate: str, t=t) -> bool:
+        def length(t=t, upright=upright) -> float:
+            extent = t.get_window_extent(renderer)
+            return extent.width if upright else extent.height
+
+        label = t.get_text()
+        if length() <= room:
+            continue
+
+        def fits(candidate: str, t=t, room=room, length=length) -> bool:
             probe = t.get_text()
             t.set_text(candidate)
-            width = t.get_window_extent(renderer).width
+            size = length()
             t.set_text(probe)
-            return width <= room
+            return size <= room
 
         t.set_text(wrap_outside_math(label, fits))
 
