@@ -208,3 +208,17 @@ def test_the_pencil_table_fits_a_phone(server, phone_session, lang):
     assert widths[2] == 4, f"not the pencil table: {widths}"
     assert widths[0] <= widths[1], f"the pencil table scrolls sideways at 375 px: {widths}"
     session.assert_clean()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_korean_figure_captions_stand_upright(server, phone_session, lang):
+    """Hangul has no italic: a Korean caption under a figure is upright (the browser slanted
+    it), an English one stays italic (extra.css)."""
+    session, page = open_phone_page(server, phone_session, localized("gradients/", lang))
+    styles = page.evaluate(
+        """() => [...document.querySelectorAll('.md-typeset p:has(> picture) + p > em:only-child')]
+            .map(e => getComputedStyle(e).fontStyle)"""
+    )
+    assert len(styles) >= 2, styles
+    assert set(styles) == {"normal" if lang == "ko" else "italic"}, styles
+    session.assert_clean()
