@@ -45,8 +45,12 @@ PUBLIC = {
     # the asset step (python -m attention_explained assets build) and its manifest
     "assets": [
         "MANIFEST",
+        "NOTEBOOK_GLOBS",  # the CLI's defaults for the notebooks it executes
+        "NOTEBOOK_TIMEOUT",
+        "NotebookError",  # a failing notebook: the CLI prints its message
         "build_assets",
         "default_cache_dir",
+        "expected_notebooks",
         "manifest_fresh",
         "manifest_path",
         "read_manifest",

@@ -6,7 +6,11 @@ cache (:mod:`~attention_explained.sitebuild._internal.cache`, keys from
 once) and its drawing in a pool of spawned matplotlib processes, the numbers and the
 explorer's reference values (``worker.make_data``), then the claims' verdicts over them
 (``claims.cached_verdicts``). The same functions the worker runs; nothing here waits on a
-worker or imports MkDocs (``tests/test_sitebuild_assets.py`` checks ``sys.modules``).
+worker or imports MkDocs (``tests/test_sitebuild_assets.py`` checks ``sys.modules``). It
+also executes the notebooks (``notebooks.NotebookRunner``: one kernel, in the background
+while the figures are made; one execution serves every language whose code is the same),
+each into the cache under a key of its code and its source, written whole or not at all; a
+failing cell stops the step with the notebook's name and the cell's error.
 
 Then it writes the manifest, ``<cache>/manifest.json``, atomically: each asset's key and
 path (relative to the cache folder), per language the numbers file and the figure files,
@@ -14,8 +18,6 @@ and what this run computed (``computed``: nothing when everything was fresh). Re
 :mod:`~attention_explained.sitebuild.markdown_numbers` (``{{ae:…}}`` while the Markdown is
 rendered, under any engine) and the MkDocs plugin, which renders from finished assets when
 the manifest matches its own keys (:func:`manifest_fresh`).
-
-Not yet here: executing the notebooks (the plugin still does it, ``notebooks.py``).
 """
 
 from __future__ import annotations
@@ -33,13 +35,24 @@ from pathlib import Path
 
 from attention_explained.settings import LANGS
 from attention_explained.sitebuild._internal.cache import AssetCache
+from attention_explained.sitebuild._internal.notebooks import (
+    NOTEBOOK_GLOBS,
+    NOTEBOOK_TIMEOUT,
+    NotebookError,
+    executed_paths,
+    notebook_sources,
+)
 from attention_explained.sitebuild._internal.storage import entry_ok
 from attention_explained.sitebuild.keys import ImportGraph, memo_path
 
 __all__ = [  # the promised interface (tests/test_api.py pins it); the rest may change
     "MANIFEST",
+    "NOTEBOOK_GLOBS",
+    "NOTEBOOK_TIMEOUT",
+    "NotebookError",
     "build_assets",
     "default_cache_dir",
+    "expected_notebooks",
     "manifest_fresh",
     "manifest_path",
     "read_manifest",
@@ -77,6 +90,16 @@ def current_keys(cache: AssetCache) -> dict:
     }
 
 
+def expected_notebooks(cache: AssetCache, docs_dir: Path, patterns) -> dict[str, Path]:
+    """Each notebook under ``docs_dir`` that ``patterns`` match (relative to docs/) → where
+    its executed ``.ipynb`` of the current code and source is in ``cache``, whether or not
+    it exists yet: what :func:`manifest_fresh` checks and the site build reads."""
+    docs_dir = Path(docs_dir).resolve()
+    sources = notebook_sources(docs_dir, patterns)
+    paths = executed_paths(sources, cache.root, cache.graph)
+    return {src.relative_to(docs_dir).as_posix(): path for src, path in paths.items()}
+
+
 def figure_files(cache: AssetCache, figure_id: str, lang: str) -> dict[str, Path]:
     """The files of ``figure_id`` in ``lang``: ``<theme>`` and ``<theme>.narrow`` SVGs, and
     ``card`` (the PNG a shared link previews)."""
@@ -92,8 +115,9 @@ def figure_files(cache: AssetCache, figure_id: str, lang: str) -> dict[str, Path
     return files
 
 
-def manifest(cache: AssetCache, computed: dict) -> dict:
-    """The manifest of the assets in ``cache`` (every one of them must be whole)."""
+def manifest(cache: AssetCache, computed: dict, notebooks: dict[str, Path] | None = None) -> dict:
+    """The manifest of the assets in ``cache`` (every one of them must be whole);
+    ``notebooks``: each notebook's source, relative to docs/, → its executed ``.ipynb``."""
     root = cache.root
 
     def rel(path: Path) -> str:
@@ -118,6 +142,7 @@ def manifest(cache: AssetCache, computed: dict) -> dict:
             }
             for lang in LANGS
         },
+        "notebooks": {src: rel(path) for src, path in sorted((notebooks or {}).items())},
         "computed": computed,
     }
 
@@ -141,12 +166,23 @@ def read_manifest(cache_root: Path) -> dict | None:
     return value if isinstance(value, dict) and value.get("format") == FORMAT else None
 
 
-def manifest_fresh(cache: AssetCache, *, figures: bool = True) -> bool:
+def manifest_fresh(
+    cache: AssetCache, *, figures: bool = True, notebooks: dict[str, Path] | None = None
+) -> bool:
     """True if the manifest records this code's keys and every asset it names is whole:
-    a build can read the numbers, verdicts (and, with ``figures``, every figure) now."""
+    a build can read the numbers, verdicts (and, with ``figures``, every figure) now.
+    ``notebooks`` (source relative to docs/ → where its executed ``.ipynb`` of the current
+    code and source must be, ``notebooks.executed_paths``): each must be recorded there,
+    and whole."""
     recorded = read_manifest(cache.root)
     if recorded is None:
         return False
+    executed = recorded.get("notebooks", {})
+    for src, path in (notebooks or {}).items():
+        if executed.get(src) != Path(path).relative_to(cache.root).as_posix():
+            return False
+        if not entry_ok(Path(path).parent):
+            return False
     keys = current_keys(cache)
     if recorded["keys"]["data"] != keys["data"] or recorded["keys"]["claims"] != keys["claims"]:
         return False
@@ -159,19 +195,49 @@ def manifest_fresh(cache: AssetCache, *, figures: bool = True) -> bool:
     return True
 
 
-def build_assets(cache_root: Path, *, jobs: int = 2, report=print) -> dict:
-    """Make whatever is stale, write the manifest; return it. ``report`` gets progress lines."""
+def build_assets(
+    cache_root: Path,
+    *,
+    jobs: int = 2,
+    report=print,
+    docs_dir: Path | None = None,
+    notebooks=NOTEBOOK_GLOBS,
+    notebook_timeout: int = NOTEBOOK_TIMEOUT,
+) -> dict:
+    """Make whatever is stale, write the manifest; return it. ``report`` gets progress lines.
+    The notebooks are the jupytext pages under ``docs_dir`` that the globs ``notebooks``
+    match (none without ``docs_dir``); a failing one raises ``notebooks.NotebookError``,
+    which names it, and no manifest is written."""
     cache = open_cache(cache_root)
     start = time.perf_counter()
     stale = cache.stale_figures()
     data_stale = cache.data_stale()
     claims_stale = cache.load_cached_claims() is None
+    docs_dir = Path(docs_dir).resolve() if docs_dir is not None else None
+    sources = notebook_sources(docs_dir, notebooks) if docs_dir is not None else []
     report(
         f"assets: {len(stale)} of {len(cache.figure_ids)} figures stale, numbers "
         f"{'stale' if data_stale else 'cached'}, claims {'stale' if claims_stale else 'cached'}"
+        f", {len(sources)} notebooks"
     )
-    if stale or data_stale:
-        _compute(cache, stale, data_stale, jobs, report)
+    runner = None
+    if sources:
+        from attention_explained.sitebuild._internal.notebooks import NotebookRunner
+
+        runner = NotebookRunner(sources, cache.root, timeout=notebook_timeout, graph=cache.graph)
+        runner.start()  # one kernel in the background, while the figures are made
+    try:
+        if stale or data_stale:
+            _compute(cache, stale, data_stale, jobs, report)
+        executed = {}
+        for source in sources:
+            executed[source.relative_to(docs_dir).as_posix()] = runner.wait(source)
+        ran = [s.relative_to(docs_dir).as_posix() for s in runner.executed] if runner else []
+        if ran:
+            report(f"assets: notebooks executed: {', '.join(ran)}")
+    finally:
+        if runner is not None:
+            runner.close()
     if claims_stale:
         from attention_explained.sitebuild._internal.claims import cached_verdicts
 
@@ -179,8 +245,8 @@ def build_assets(cache_root: Path, *, jobs: int = 2, report=print) -> dict:
         failing = sorted(name for name, v in verdicts.items() if not v["holds"])
         if failing:
             report(f"assets: claims that do not hold: {', '.join(failing)}")
-    computed = {"figures": stale, "data": data_stale, "claims": claims_stale}
-    value = manifest(cache, computed)
+    computed = {"figures": stale, "data": data_stale, "claims": claims_stale, "notebooks": ran}
+    value = manifest(cache, computed, executed)
     path = write_manifest(cache.root, value)
     report(f"assets: wrote {path} in {time.perf_counter() - start:.1f} s")
     return value

@@ -111,6 +111,7 @@ class Build:
         self.clock = time.perf_counter()
         self.job = None
         self.runner = None
+        self.executed: dict[Path, Path] = {}  # notebook source → executed by the asset step
         self.numbers: dict[str, str] | None = None
         self.verdicts: dict | None = None
         self.pending: list[PendingFile] = []
@@ -148,14 +149,21 @@ class Build:
         finished numbers and verdicts; else (the fallback: ``mkdocs serve`` after an edit, a
         build without ``assets build`` first) send what is stale to the worker. Start
         executing the stale notebooks, cut the math font."""
-        from attention_explained.sitebuild.assets import manifest_fresh, manifest_path
+        from attention_explained.sitebuild.assets import (
+            expected_notebooks,
+            manifest_fresh,
+            manifest_path,
+        )
 
         graph = ImportGraph(memo=memo_path(cache_dir))
         cache = AssetCache(cache_dir, graph)
-        if manifest_fresh(cache, figures=options.figures):
+        notebooks = expected_notebooks(cache, docs_dir, options.notebooks)
+        if manifest_fresh(cache, figures=options.figures, notebooks=notebooks):
             build = cls(cache, [], False)
             build.from_manifest = True
             build.data_ready()  # numbers and verdicts read now: pages are filled as rendered
+            # the asset step executed them: mkdocs-jupyter reads them from the cache
+            build.executed = {docs_dir.resolve() / src: path for src, path in notebooks.items()}
             log.info("attention-explained: assets from %s (no worker)", manifest_path(cache.root))
         else:
             stale = cache.stale_figures() if options.figures else []
@@ -166,7 +174,7 @@ class Build:
         sources = sorted(
             p for pattern in options.notebooks for p in docs_dir.glob(pattern) if p.is_file()
         )
-        if sources:
+        if sources and not build.from_manifest:
             from attention_explained.sitebuild._internal.notebooks import NotebookRunner
 
             build.runner = NotebookRunner(
@@ -229,12 +237,12 @@ class Build:
 
     def use_executed_notebooks(self, files: Files) -> None:
         """mkdocs-jupyter reads each notebook page from its executed copy in the cache."""
-        if self.runner is None:
-            return
         for file in files.documentation_pages():
             source = Path(file.abs_src_path or "")
-            if source in self.runner.keys:
+            if self.runner is not None and source in self.runner.keys:
                 file.abs_src_path = str(self.runner.output_path(source))
+            elif source.resolve() in self.executed:
+                file.abs_src_path = str(self.executed[source.resolve()])
 
     # -- on_pre_page ---------------------------------------------------------------------
     def wait_for_notebook(self, page) -> None:
