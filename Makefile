@@ -62,9 +62,10 @@ $(BYTECODE): $(STAMP)
 	-$(PY) -m compileall -q -j 0 $(VENV)/lib >/dev/null
 	@touch $@
 
-# The asset step first (figures, numbers, claims' verdicts into .cache/ with its manifest;
-# no MkDocs), then the build, which reads what it made. While serving, an edit to the package
-# makes the assets stale again: the plugin's worker remakes them (sitebuild/plugin.py).
+# The asset step first (figures, numbers, claims' verdicts, executed notebooks into .cache/
+# with its manifest; no MkDocs), then the build, which only reads what it made. While serving,
+# an edit to the package makes the assets stale again: the rebuild runs the same step before
+# rendering (sitebuild/_internal/build.py, run_asset_step).
 ASSETS := $(PY) -m attention_explained assets build
 
 serve: $(STAMP)

@@ -129,6 +129,9 @@ def _parser() -> argparse.ArgumentParser:
         "default: the plugin's default, notebooks/*.md)",
     )
     assets.add_argument(
+        "--no-notebooks", action="store_true", help="execute no notebook (a site without any)"
+    )
+    assets.add_argument(
         "--notebook-timeout",
         type=int,
         default=None,
@@ -190,7 +193,6 @@ def _assets(args) -> int:
     from attention_explained.sitebuild.assets import (
         NOTEBOOK_GLOBS,
         NOTEBOOK_TIMEOUT,
-        NotebookError,
         build_assets,
         default_cache_dir,
     )
@@ -201,11 +203,11 @@ def _assets(args) -> int:
             cache_dir,
             jobs=max(1, args.jobs),
             report=lambda line: print(line, flush=True),
-            docs_dir=args.docs if args.docs.is_dir() else None,
+            docs_dir=args.docs if args.docs.is_dir() and not args.no_notebooks else None,
             notebooks=args.notebooks or NOTEBOOK_GLOBS,
             notebook_timeout=args.notebook_timeout or NOTEBOOK_TIMEOUT,
         )
-    except NotebookError as exc:  # names the notebook and the cell; no traceback of ours
+    except RuntimeError as exc:  # names the notebook or figure and its error; not our stack
         print(f"assets: {exc}", file=sys.stderr, flush=True)
         return 1
     return 0

@@ -48,6 +48,7 @@ PUBLIC = {
         "NOTEBOOK_GLOBS",  # the CLI's defaults for the notebooks it executes
         "NOTEBOOK_TIMEOUT",
         "NotebookError",  # a failing notebook: the CLI prints its message
+        "asset_step_command",  # the command line a site build runs when assets are stale
         "build_assets",
         "default_cache_dir",
         "expected_notebooks",
@@ -147,7 +148,7 @@ def test_the_rest_of_the_package_uses_only_the_promised_names():
 @pytest.mark.parametrize(
     ("source", "expected"),
     [
-        ("from attention_explained.sitebuild._internal.worker import Worker", 1),
+        ("from attention_explained.sitebuild._internal.compute import emit", 1),
         ("from attention_explained.sitebuild import _internal", 1),
         ("import attention_explained.sitebuild._internal.cache as c", 1),
         ("from attention_explained.sitebuild.search import lexicon_entries", 1),

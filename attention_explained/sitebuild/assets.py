@@ -4,9 +4,9 @@ It makes every stale asset of the current code in this process, into the content
 cache (:mod:`~attention_explained.sitebuild._internal.cache`, keys from
 :mod:`~attention_explained.sitebuild.keys`): each figure's data here (TensorFlow, imported
 once) and its drawing in a pool of spawned matplotlib processes, the numbers and the
-explorer's reference values (``worker.make_data``), then the claims' verdicts over them
-(``claims.cached_verdicts``). The same functions the worker runs; nothing here waits on a
-worker or imports MkDocs (``tests/test_sitebuild_assets.py`` checks ``sys.modules``). It
+explorer's reference values (``compute.make_data``), then the claims' verdicts over them
+(``claims.cached_verdicts``). Nothing here imports MkDocs (``tests/test_sitebuild_assets.py``
+checks ``sys.modules``); the site build only reads what this step wrote. It
 also executes the notebooks (``notebooks.NotebookRunner``: one kernel, in the background
 while the figures are made; one execution serves every language whose code is the same),
 each into the cache under a key of its code and its source, written whole or not at all; a
@@ -50,6 +50,7 @@ __all__ = [  # the promised interface (tests/test_api.py pins it); the rest may 
     "NOTEBOOK_GLOBS",
     "NOTEBOOK_TIMEOUT",
     "NotebookError",
+    "asset_step_command",
     "build_assets",
     "default_cache_dir",
     "expected_notebooks",
@@ -64,6 +65,27 @@ THEMES = ("light", "dark")
 CACHE_ENV = "ATTENTION_EXPLAINED_CACHE"  # mkdocs.yml reads the same variable
 
 log = logging.getLogger("attention_explained.assets")
+
+
+def asset_step_command(
+    cache_root: Path,
+    *,
+    docs_dir: Path | None = None,
+    notebooks=NOTEBOOK_GLOBS,
+    notebook_timeout: int = NOTEBOOK_TIMEOUT,
+    jobs: int = 2,
+) -> list[str]:
+    """The command line of this step (``python -m attention_explained assets build``) for
+    these arguments: what the site build runs when it finds the assets stale."""
+    command = [sys.executable, "-m", "attention_explained", "assets", "build"]
+    command += ["--cache-dir", str(cache_root), "--jobs", str(jobs)]
+    command += ["--notebook-timeout", str(notebook_timeout)]
+    if docs_dir is None or not notebooks:
+        return [*command, "--no-notebooks"]
+    command += ["--docs", str(docs_dir)]
+    for pattern in notebooks:
+        command += ["--notebooks", pattern]
+    return command
 
 
 def default_cache_dir() -> Path:
@@ -208,6 +230,22 @@ def build_assets(
     The notebooks are the jupytext pages under ``docs_dir`` that the globs ``notebooks``
     match (none without ``docs_dir``); a failing one raises ``notebooks.NotebookError``,
     which names it, and no manifest is written."""
+    Path(cache_root).mkdir(parents=True, exist_ok=True)
+    with _one_at_a_time(Path(cache_root)):  # the watcher and a build may both start one
+        return _build_assets(cache_root, jobs, report, docs_dir, notebooks, notebook_timeout)
+
+
+@contextlib.contextmanager
+def _one_at_a_time(cache_root: Path):
+    """Hold ``<cache>/assets.lock``: a second asset step waits, then finds everything made."""
+    import fcntl
+
+    with open(cache_root / "assets.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+        yield
+
+
+def _build_assets(cache_root, jobs, report, docs_dir, notebooks, notebook_timeout) -> dict:
     cache = open_cache(cache_root)
     start = time.perf_counter()
     stale = cache.stale_figures()
@@ -253,14 +291,14 @@ def build_assets(
 
 
 def _compute(cache: AssetCache, stale: list[str], data_stale: bool, jobs: int, report) -> None:
-    """The worker's job, in this process: figures' data here, their drawing in the pool,
-    the numbers last; each asset installed into the cache as soon as it is whole."""
+    """Figures' data here, their drawing in the pool, the numbers last; each asset installed
+    into the cache as soon as it is whole."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
     from importlib import import_module
 
     from attention_explained.figures.registry import get, module_name
-    from attention_explained.sitebuild._internal import worker
+    from attention_explained.sitebuild._internal import compute
 
     cache.root.mkdir(parents=True, exist_ok=True)
     scratch = Path(tempfile.mkdtemp(prefix="assets-", dir=cache.root))
@@ -271,23 +309,23 @@ def _compute(cache: AssetCache, stale: list[str], data_stale: bool, jobs: int, r
             pool = ProcessPoolExecutor(
                 max_workers=max(1, jobs),
                 mp_context=multiprocessing.get_context("spawn"),  # never fork TensorFlow
-                initializer=worker.warm_up,
+                initializer=compute.warm_up,
                 initargs=(fingerprints,),
             )
-        # The worker's stage lines (worker.emit) go to stderr: stdout is this command's.
+        # The stage lines (compute.emit) go to stderr: stdout is this command's.
         with contextlib.redirect_stdout(sys.stderr):
-            worker.import_tensorflow()
+            compute.import_tensorflow()
             drawings = {}
             for figure_id in stale:
                 import_module(module_name(figure_id))
-                data = get(figure_id).data()
-                out = worker.scratch_figure(scratch, figure_id)
+                data = compute.timed_data(figure_id, get(figure_id).data)
+                out = compute.scratch_figure(scratch, figure_id)
                 drawings[figure_id] = pool.submit(
-                    worker.draw_figure, figure_id, data, str(out), fingerprints
+                    compute.draw_figure, figure_id, data, str(out), fingerprints
                 )
             if data_stale:
-                worker.make_data(worker.scratch_data(scratch))
-                cache.install_data(worker.scratch_data(scratch))
+                compute.make_data(compute.scratch_data(scratch))
+                cache.install_data(compute.scratch_data(scratch))
                 report("assets: numbers computed")
         failures = []
         for figure_id, future in drawings.items() if stale else ():
@@ -296,7 +334,7 @@ def _compute(cache: AssetCache, stale: list[str], data_stale: bool, jobs: int, r
             except Exception as exc:
                 failures.append(f"figure {figure_id}:\n{''.join(traceback.format_exception(exc))}")
                 continue
-            cache.install_figure(figure_id, worker.scratch_figure(scratch, figure_id))
+            cache.install_figure(figure_id, compute.scratch_figure(scratch, figure_id))
             report(f"assets: figure {figure_id} drawn")
         if failures:
             raise RuntimeError("building the assets failed\n" + "\n".join(failures))

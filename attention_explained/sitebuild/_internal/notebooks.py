@@ -123,8 +123,8 @@ class _KernelSession:
             cwd=self.workdir.name, extra_arguments=["--IPKernelApp.log_level=ERROR"]
         )
         process = getattr(self.km.provisioner, "process", None)
-        if process is not None:  # a local kernel: it yields the CPU to the asset worker
-            from attention_explained.sitebuild._internal.worker import background_priority
+        if process is not None:  # a local kernel: it yields the CPU to the data
+            from attention_explained.sitebuild._internal.compute import background_priority
 
             background_priority(process.pid)
 
