@@ -104,7 +104,12 @@ def _parser() -> argparse.ArgumentParser:
         "Nothing fresh is computed again. No MkDocs is imported; the site build reads what "
         "this wrote.",
     )
-    assets.add_argument("action", choices=["build"], help="the one action: build")
+    assets.add_argument(
+        "action",
+        choices=["build", "watch"],
+        help="build: once; watch: now and again after every change to the package's "
+        "sources or the notebooks, until interrupted (make serve runs it beside mkdocs serve)",
+    )
     assets.add_argument(
         "--cache-dir",
         type=Path,
@@ -195,9 +200,23 @@ def _assets(args) -> int:
         NOTEBOOK_TIMEOUT,
         build_assets,
         default_cache_dir,
+        watch,
     )
 
     cache_dir = args.cache_dir or default_cache_dir()
+    if args.action == "watch":
+        try:
+            watch(
+                cache_dir,
+                jobs=max(1, args.jobs),
+                report=lambda line: print(line, flush=True),
+                docs_dir=args.docs if args.docs.is_dir() and not args.no_notebooks else None,
+                notebooks=args.notebooks or NOTEBOOK_GLOBS,
+                notebook_timeout=args.notebook_timeout or NOTEBOOK_TIMEOUT,
+            )
+        except KeyboardInterrupt:
+            return 0
+        return 0
     try:
         build_assets(
             cache_dir,

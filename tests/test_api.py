@@ -55,6 +55,7 @@ PUBLIC = {
         "manifest_fresh",
         "manifest_path",
         "read_manifest",
+        "watch",  # `assets watch`, beside `mkdocs serve`
     ],
     # the Python-Markdown extension that fills {{ae:…}} under any engine
     "markdown_numbers": ["NumbersExtension", "fill_placeholders", "load_numbers", "makeExtension"],

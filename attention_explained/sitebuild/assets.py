@@ -57,6 +57,7 @@ __all__ = [  # the promised interface (tests/test_api.py pins it); the rest may 
     "manifest_fresh",
     "manifest_path",
     "read_manifest",
+    "watch",
 ]
 
 MANIFEST = "manifest.json"
@@ -342,3 +343,69 @@ def _compute(cache: AssetCache, stale: list[str], data_stale: bool, jobs: int, r
         if pool is not None:
             pool.shutdown(cancel_futures=True)
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def sources_signature(docs_dir: Path | None, notebooks=NOTEBOOK_GLOBS) -> tuple:
+    """What the assets are made from, as it stands on disk: each package source file and each
+    notebook source (path, modification time, size). A change in it may change a key."""
+    from attention_explained.sitebuild.keys import PACKAGE_DIR
+
+    files = sorted(p for p in PACKAGE_DIR.rglob("*.py") if "__pycache__" not in p.parts)
+    if docs_dir is not None:
+        files += notebook_sources(Path(docs_dir), notebooks)
+    signature = []
+    for path in files:
+        with contextlib.suppress(OSError):  # deleted meanwhile: the next look sees it
+            stat = path.stat()
+            signature.append((str(path), stat.st_mtime_ns, stat.st_size))
+    return tuple(signature)
+
+
+def watch(
+    cache_root: Path,
+    *,
+    docs_dir: Path | None = None,
+    notebooks=NOTEBOOK_GLOBS,
+    notebook_timeout: int = NOTEBOOK_TIMEOUT,
+    jobs: int = 2,
+    report=print,
+    interval: float = 0.3,
+    stop=None,
+) -> None:
+    """Run the asset step now, and again whenever a package source or a notebook changes
+    (looked at every ``interval`` seconds), until ``stop`` (a ``threading.Event``) is set.
+
+    Each run is ``python -m attention_explained assets build`` in a fresh process, so it
+    imports the package as it is on disk; it rewrites the manifest atomically, and a site
+    build waits for it (the lock) instead of making the same assets again. A failing run is
+    reported and the watch goes on: the next change runs it again. A run is ended with the
+    watch (Linux: it gets SIGTERM when this process dies)."""
+    import subprocess
+
+    from attention_explained.sitebuild._internal.compute import die_with_parent
+
+    command = asset_step_command(
+        cache_root,
+        docs_dir=docs_dir,
+        notebooks=notebooks,
+        notebook_timeout=notebook_timeout,
+        jobs=jobs,
+    )
+    seen = None
+    while stop is None or not stop.is_set():
+        now = sources_signature(docs_dir, notebooks)
+        if now != seen:
+            seen = now
+            result = subprocess.run(
+                command,
+                check=False,
+                preexec_fn=die_with_parent if sys.platform == "linux" else None,
+            )
+            if result.returncode != 0:
+                report("assets: the asset step failed; watching for the next change")
+            else:
+                report("assets: up to date; watching for changes")
+        if stop is not None:
+            stop.wait(interval)
+        else:
+            time.sleep(interval)

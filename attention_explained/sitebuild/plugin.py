@@ -194,7 +194,12 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
         return env
 
     def on_serve(self, server, config: MkDocsConfig, builder):
-        server.watch(str(PACKAGE_DIR))  # an edit makes the assets stale: on_config remakes them
+        # An edit to the package makes the assets stale: the rebuild's on_config runs the asset
+        # step, which under `make serve` waits for the watcher's run (`assets watch`, the lock
+        # in the cache) and finds it done. The manifest is not watched: every change that
+        # rewrites it (the package, docs/) is watched already, and its own rewrite by that
+        # rebuild would reload every tab a second time.
+        server.watch(str(PACKAGE_DIR))
         return server
 
     # -- Open in Colab (colab.py): the button's URL, and the install cell in the .ipynb -----
