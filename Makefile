@@ -14,7 +14,7 @@ export NO_MKDOCS_2_WARNING := 1
 .PHONY: help venv serve build build-properdocs test test-fast test-site lint figures bench pdf lock clean
 
 help:
-	@echo "make serve   build the site and serve it at http://$(HOST) (live reload)"
+	@echo "make serve   build the site and serve it at http://$(HOST) (live reload; the asset watcher beside it)"
 	@echo "make build   the assets (python -m attention_explained assets build), then a strict build into site/"
 	@echo "make build-properdocs  the same build with ProperDocs, into site-properdocs/"
 	@echo "make test    lint + the full test suite (unit, fixture site, built site, browser)"
@@ -62,13 +62,20 @@ $(BYTECODE): $(STAMP)
 	-$(PY) -m compileall -q -j 0 $(VENV)/lib >/dev/null
 	@touch $@
 
-# The asset step first (figures, numbers, claims' verdicts into .cache/ with its manifest;
-# no MkDocs), then the build, which reads what it made. While serving, an edit to the package
-# makes the assets stale again: the plugin's worker remakes them (sitebuild/plugin.py).
+# The asset step first (figures, numbers, claims' verdicts, executed notebooks into .cache/
+# with its manifest; no MkDocs), then the build, which only reads what it made. While serving,
+# an edit to the package makes the assets stale again: the rebuild runs the same step before
+# rendering (sitebuild/_internal/build.py, run_asset_step).
 ASSETS := $(PY) -m attention_explained assets build
 
+# serve: the asset watcher (python -m attention_explained assets watch: the asset step again
+# after every change to the package or a notebook) runs beside mkdocs serve, whose rebuild on
+# the same edit waits for the watcher's run (a lock in the cache); stopping serve stops the
+# watcher (and a run of it).
 serve: $(STAMP)
 	$(ASSETS)
+	@$(PY) -m attention_explained assets watch & watcher=$$!; \
+	trap 'kill $$watcher 2>/dev/null' EXIT INT TERM; \
 	$(PY) -m mkdocs serve --strict -a $(HOST)
 
 build: $(STAMP)

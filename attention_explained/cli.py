@@ -99,11 +99,17 @@ def _parser() -> argparse.ArgumentParser:
         "assets",
         help="make the site's assets into the cache, with a manifest",
         description="build: compute every stale figure, the numbers and the claims' verdicts "
-        "of the code as it is now into the content-addressed cache, then write "
-        "<cache>/manifest.json (each asset's key and path, per language). Nothing fresh is "
-        "computed again. No MkDocs is imported; the site build reads what this wrote.",
+        "of the code as it is now, and execute the notebooks, into the content-addressed "
+        "cache, then write <cache>/manifest.json (each asset's key and path, per language). "
+        "Nothing fresh is computed again. No MkDocs is imported; the site build reads what "
+        "this wrote.",
     )
-    assets.add_argument("action", choices=["build"], help="the one action: build")
+    assets.add_argument(
+        "action",
+        choices=["build", "watch"],
+        help="build: once; watch: now and again after every change to the package's "
+        "sources or the notebooks, until interrupted (make serve runs it beside mkdocs serve)",
+    )
     assets.add_argument(
         "--cache-dir",
         type=Path,
@@ -112,6 +118,31 @@ def _parser() -> argparse.ArgumentParser:
         help="the cache folder (default: $ATTENTION_EXPLAINED_CACHE, else .cache)",
     )
     assets.add_argument("--jobs", type=int, default=2, help="drawing processes (default: 2)")
+    assets.add_argument(
+        "--docs",
+        type=Path,
+        default=Path("docs"),
+        metavar="DIR",
+        help="the pages whose notebooks are executed (default: docs; none if it is missing)",
+    )
+    assets.add_argument(
+        "--notebooks",
+        action="append",
+        default=None,
+        metavar="GLOB",
+        help="a glob, relative to --docs, of jupytext notebooks to execute (repeatable; "
+        "default: the plugin's default, notebooks/*.md)",
+    )
+    assets.add_argument(
+        "--no-notebooks", action="store_true", help="execute no notebook (a site without any)"
+    )
+    assets.add_argument(
+        "--notebook-timeout",
+        type=int,
+        default=None,
+        metavar="SECONDS",
+        help="seconds one notebook cell may run (default: the plugin's, 300)",
+    )
     lint = commands.add_parser(
         "lint",
         help="check the code and the pages",
@@ -164,10 +195,40 @@ def _lint(args, parser) -> int:
 
 
 def _assets(args) -> int:
-    from attention_explained.sitebuild.assets import build_assets, default_cache_dir
+    from attention_explained.sitebuild.assets import (
+        NOTEBOOK_GLOBS,
+        NOTEBOOK_TIMEOUT,
+        build_assets,
+        default_cache_dir,
+        watch,
+    )
 
     cache_dir = args.cache_dir or default_cache_dir()
-    build_assets(cache_dir, jobs=max(1, args.jobs), report=lambda line: print(line, flush=True))
+    if args.action == "watch":
+        try:
+            watch(
+                cache_dir,
+                jobs=max(1, args.jobs),
+                report=lambda line: print(line, flush=True),
+                docs_dir=args.docs if args.docs.is_dir() and not args.no_notebooks else None,
+                notebooks=args.notebooks or NOTEBOOK_GLOBS,
+                notebook_timeout=args.notebook_timeout or NOTEBOOK_TIMEOUT,
+            )
+        except KeyboardInterrupt:
+            return 0
+        return 0
+    try:
+        build_assets(
+            cache_dir,
+            jobs=max(1, args.jobs),
+            report=lambda line: print(line, flush=True),
+            docs_dir=args.docs if args.docs.is_dir() and not args.no_notebooks else None,
+            notebooks=args.notebooks or NOTEBOOK_GLOBS,
+            notebook_timeout=args.notebook_timeout or NOTEBOOK_TIMEOUT,
+        )
+    except RuntimeError as exc:  # names the notebook or figure and its error; not our stack
+        print(f"assets: {exc}", file=sys.stderr, flush=True)
+        return 1
     return 0
 
 

@@ -45,11 +45,17 @@ PUBLIC = {
     # the asset step (python -m attention_explained assets build) and its manifest
     "assets": [
         "MANIFEST",
+        "NOTEBOOK_GLOBS",  # the CLI's defaults for the notebooks it executes
+        "NOTEBOOK_TIMEOUT",
+        "NotebookError",  # a failing notebook: the CLI prints its message
+        "asset_step_command",  # the command line a site build runs when assets are stale
         "build_assets",
         "default_cache_dir",
+        "expected_notebooks",
         "manifest_fresh",
         "manifest_path",
         "read_manifest",
+        "watch",  # `assets watch`, beside `mkdocs serve`
     ],
     # the Python-Markdown extension that fills {{ae:…}} under any engine
     "markdown_numbers": ["NumbersExtension", "fill_placeholders", "load_numbers", "makeExtension"],
@@ -143,7 +149,7 @@ def test_the_rest_of_the_package_uses_only_the_promised_names():
 @pytest.mark.parametrize(
     ("source", "expected"),
     [
-        ("from attention_explained.sitebuild._internal.worker import Worker", 1),
+        ("from attention_explained.sitebuild._internal.compute import emit", 1),
         ("from attention_explained.sitebuild import _internal", 1),
         ("import attention_explained.sitebuild._internal.cache as c", 1),
         ("from attention_explained.sitebuild.search import lexicon_entries", 1),

@@ -482,7 +482,7 @@ def test_the_plugin_refuses_a_figure_whose_alt_claim_fails(tmp_path):
     from attention_explained.sitebuild._internal.build import Build
     from attention_explained.sitebuild._internal.cache import AssetCache
 
-    build = Build(AssetCache(tmp_path), [], False)
+    build = Build(AssetCache(tmp_path))
     (name,) = all_alt_claims()["logit-histograms"]
     line = "![](figures/logit-histograms.svg)"
     assert "logit-histograms.dark.svg" in build.figure_lines(line, "ko", "variance.md")

@@ -237,27 +237,24 @@ def test_after_an_edit_only_the_changed_texts_are_analysed(tmp_path, monkeypatch
     assert len(read_json(stored)) == 2  # 기울기가's analysis is gone
 
 
-def test_kiwi_reads_the_default_languages_entries_without_number_tokens():
+def test_kiwi_reads_the_default_languages_entries_only():
     from attention_explained.languages import prefixes as language_prefixes
-    from attention_explained.sitebuild._internal.markdown import number_token
     from attention_explained.sitebuild.search import default_language_texts
 
     prefixes = language_prefixes(("ko", "en"), "ko")
     assert prefixes == {"ko": "", "en": "en/"}
     entries = [
-        {"location": "saturation/", "title": "포화", "text": f"값은 {number_token('a.b')}이다"},
+        {"location": "saturation/", "title": "포화", "text": "값은 크다"},
         {"location": "en/saturation/", "title": "Saturation", "text": "English"},
         {"title": "검색", "text": "본문"},  # an entry without a location is the default's
     ]
-    assert default_language_texts(entries, prefixes) == ["포화\n값은 이다", "검색\n본문"]
+    assert default_language_texts(entries, prefixes) == ["포화\n값은 크다", "검색\n본문"]
 
 
-def test_a_page_filled_from_the_manifest_gives_kiwi_the_texts_its_tokens_gave():
-    """A build from the asset manifest has numbers where the worker's build had tokens; the
-    texts Kiwi reads are the same: the printed numbers go, the numbers written out stay,
-    even where one prints as a number the text also writes out."""
+def test_kiwi_reads_a_page_without_its_printed_numbers():
+    """The texts Kiwi reads lose the printed numbers; the numbers written out stay, even
+    where one prints as a number the text also writes out."""
     from attention_explained.languages import prefixes as language_prefixes
-    from attention_explained.sitebuild._internal.markdown import mark_numbers
     from attention_explained.sitebuild.search import default_language_texts, section_numbers
 
     numbers = {"seeds": "2", "n": "30", "range": "0.99–1.00"}
@@ -285,12 +282,10 @@ def test_a_page_filled_from_the_manifest_gives_kiwi_the_texts_its_tokens_gave():
         ]
 
     prefixes = language_prefixes(("ko", "en"), "ko")
-    _, names = mark_numbers(page, "init.md")
-    tokens = {name: token for token, name in names.items()}
-    by_tokens = default_language_texts(entries(tokens.get), prefixes)
     filled = {"init/": section_numbers(page, numbers)}
-    assert default_language_texts(entries(numbers.get), prefixes, filled) == by_tokens
-    assert (
-        by_tokens[2]
-        == "왜\naxes=[0, 2]로 두고 시드 개, 토큰 개짜리, 범위 이고 0.99–1.00은 손으로 썼습니다.1"
-    )
+    assert default_language_texts(entries(numbers.get), prefixes, filled) == [
+        "\n",
+        "초기화\n시드 개.",
+        "왜\naxes=[0, 2]로 두고 시드 개, 토큰 개짜리, 범위 이고 0.99–1.00은 손으로 썼습니다.1",
+        "끝\n2개는 그대로입니다. 시드 개의 중앙값.",
+    ]

@@ -12,7 +12,6 @@ from attention_explained.sitebuild._internal.answers import (
     parse_answer,
     take_answers,
 )
-from attention_explained.sitebuild._internal.markdown import number_token
 
 PAGE = """## Exercises { #exercises }
 
@@ -80,14 +79,12 @@ def test_what_is_no_number_says_why(typed, why):
 
 
 def test_the_marker_becomes_a_placeholder_in_its_paragraph():
-    markdown, answers, names = take_answers(PAGE, "docs/page.md")
-    token = number_token("page.var")
+    markdown, answers = take_answers(PAGE, "docs/page.md", {"page.var": "7.11"})
     assert "answer:" not in markdown
-    assert names == {token: "page.var"}
     assert [(a.exercise, a.name, a.tolerance) for a in answers] == [
         ("exercise 2", "page.var", "0.01")
     ]
-    box = f'<span class="ae-answer" data-answer="{token}" data-tolerance="0.01" hidden></span>'
+    box = '<span class="ae-answer" data-answer="7.11" data-tolerance="0.01" hidden></span>'
     # An inline placeholder where the marker was, inside the question's paragraph (a <div>
     # in a <p> is invalid HTML); answers.js puts the box after the paragraph.
     assert f"Compute the variance. {box}\nIt goes on on the next line.\n\n??? success" in markdown
@@ -98,10 +95,9 @@ def test_a_box_in_a_folded_block_stays_in_its_paragraph():
         '??? note "More"\n\n'
         '    **3. Third** (predict). Guess. <!-- answer: x ±1 "the max" -->\n\n    Next.\n'
     )
-    markdown, _, _ = take_answers(folded, "docs/p.md")
-    token = number_token("x")
+    markdown, _ = take_answers(folded, "docs/p.md", {"x": "−2"})
     assert (
-        f'Guess. <span class="ae-answer" data-answer="{token}" data-tolerance="1" '
+        'Guess. <span class="ae-answer" data-answer="−2" data-tolerance="1" '
         'data-label="the max" hidden></span>\n\n    Next.' in markdown
     )
 
@@ -112,20 +108,22 @@ def test_a_box_in_a_folded_block_stays_in_its_paragraph():
 )
 def test_a_marker_without_a_tolerance_or_name_names_page_and_exercise(marker):
     with pytest.raises(AnswerError, match=r"docs/page\.md, exercise 2: malformed answer marker"):
-        take_answers(PAGE.replace("<!-- answer: page.var ±0.01 -->", marker), "docs/page.md")
+        take_answers(PAGE.replace("<!-- answer: page.var ±0.01 -->", marker), "docs/page.md", {})
 
 
 def test_an_unknown_number_names_page_and_exercise():
-    _, answers, _ = take_answers(PAGE, "docs/page.md")
+    _, answers = take_answers(PAGE, "docs/page.md", {"page.var": "7.11"})
     check_answers(answers, {"page.var": "7.11"})  # known and one value: fine
     with pytest.raises(
         AnswerError, match=r"docs/page\.md, exercise 2: .*unknown number 'page\.var'"
     ):
         check_answers(answers, {"page.other": "7.11"})
+    with pytest.raises(AnswerError, match=r"exercise 2: .*unknown number 'page\.var'"):
+        take_answers(PAGE, "docs/page.md", {"page.other": "7.11"})
 
 
 def test_a_number_printed_as_a_range_cannot_be_an_answer():
-    _, answers, _ = take_answers(PAGE, "docs/page.md")
+    _, answers = take_answers(PAGE, "docs/page.md", {"page.var": "7.11"})
     with pytest.raises(AnswerError, match=r"exercise 2: .*prints as '0\.51–0\.56'"):
         check_answers(answers, {"page.var": "0.51–0.56"})
 

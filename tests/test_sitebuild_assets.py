@@ -67,7 +67,8 @@ def test_the_asset_step_imports_no_mkdocs(cold):
 
 def test_a_cold_run_computes_everything_and_the_manifest_names_what_exists(cold):
     cache, _, _, manifest = cold
-    assert manifest["computed"] == {"figures": list(FIGURE_IDS), "data": True, "claims": True}
+    computed = {"figures": list(FIGURE_IDS), "data": True, "claims": True, "notebooks": []}
+    assert manifest["computed"] == computed
     paths = [manifest[kind] for kind in ("numbers", "values", "explorer", "claims")]
     assert sorted(manifest["languages"]) == sorted(LANGS)
     for lang, entry in manifest["languages"].items():
@@ -88,7 +89,7 @@ def test_a_second_run_with_nothing_changed_computes_nothing(cold):
     cache, _, _, first = cold
     imported, log = assets_build(cache)
     second = read_manifest(cache)
-    assert second["computed"] == {"figures": [], "data": False, "claims": False}
+    assert second["computed"] == {"figures": [], "data": False, "claims": False, "notebooks": []}
     assert "0 of" in log and "numbers cached, claims cached" in log
     assert {k: v for k, v in second.items() if k != "computed"} == {
         k: v for k, v in first.items() if k != "computed"
@@ -102,7 +103,8 @@ def test_an_edited_figure_is_the_only_thing_computed_again(cold, tmp_path, packa
     module.write_text(module.read_text(encoding="utf-8") + "\n# touched\n", encoding="utf-8")
     assets_build(cache, pythonpath=package_copy)
     manifest = read_manifest(cache)
-    assert manifest["computed"] == {"figures": ["temperature"], "data": False, "claims": False}
+    computed = {"figures": ["temperature"], "data": False, "claims": False, "notebooks": []}
+    assert manifest["computed"] == computed
     assert manifest["keys"]["figures"]["temperature"] != first["keys"]["figures"]["temperature"]
     for lang in LANGS:
         for path in manifest["languages"][lang]["figures"]["temperature"].values():

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import jupytext
@@ -150,3 +156,91 @@ def test_coalescing_merges_only_neighbours():
     outputs = [out("stdout", "a"), out("stdout", ["b", "c"]), image, out("stdout", "d")]
     assert coalesce_streams(outputs) == [out("stdout", "abc"), image, out("stdout", "d")]
     assert outputs[0]["text"] == "a", "the input is left as it was"
+
+
+# -- the asset step executes the notebooks; the site build reads what it wrote -------------
+
+
+def notebook_site(root: Path, cache: Path, *cells: str) -> Path:
+    """The fixture site with one notebook page (Korean and English) of ``cells``."""
+    site = make_site(root, cache, **{"notebooks: []": "notebooks: [notebooks/*.md]"})
+    config = (site / "mkdocs.yml").read_text(encoding="utf-8")
+    config = config.replace(
+        "nav:\n  - index.md",
+        "  - mkdocs-jupyter:\n      execute: false\n      allow_errors: false\n"
+        "nav:\n  - index.md\n  - notebooks/demo.md",
+    )
+    (site / "mkdocs.yml").write_text(config, encoding="utf-8")
+    (site / "docs/notebooks").mkdir()
+    notebook(site / "docs/notebooks", "demo.md", "데모", *cells)
+    notebook(site / "docs/notebooks", "demo.en.md", "Demo", *cells)
+    return site
+
+
+def assets_build(site: Path, cache: Path, **env: str) -> subprocess.CompletedProcess:
+    """``python -m attention_explained assets build`` for ``site``'s pages, as make runs it."""
+    command = [sys.executable, "-m", "attention_explained", "assets", "build"]
+    return subprocess.run(
+        [*command, "--cache-dir", str(cache), "--docs", str(site / "docs")],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=site,
+        env={**os.environ, **env},
+    )
+
+
+def own_copy(cache: Path, target: Path) -> Path:
+    """A copy of the session's cache without a manifest: this test's manifest and notebooks
+    stay out of the other tests' builds."""
+    shutil.copytree(cache, target)
+    (target / "manifest.json").unlink(missing_ok=True)
+    return target
+
+
+# The cell prints a mark that only the asset step's environment has: a page that shows it
+# was executed by the asset step, not by the site build.
+# Printed in capitals: the page's copy of the source (lower case) does not count.
+MARKED = "import os\nprint(os.environ.get('AE_TEST_MARK', 'unmarked').upper())"
+
+
+@pytest.mark.site
+def test_the_asset_step_executes_the_notebooks_and_the_build_reads_them(tmp_path, ae_cache):
+    cache = own_copy(ae_cache, tmp_path / "cache")
+    site = notebook_site(tmp_path / "site", cache, MARKED)
+    done = assets_build(site, cache, AE_TEST_MARK="executed by the asset step")
+    assert done.returncode == 0, done.stderr[-4000:]
+    manifest = json.loads((cache / "manifest.json").read_text(encoding="utf-8"))
+    assert sorted(manifest["notebooks"]) == ["notebooks/demo.en.md", "notebooks/demo.md"]
+    executed_once = manifest["computed"]["notebooks"]  # one kernel run serves both languages
+    assert len(executed_once) == 1 and executed_once[0] in manifest["notebooks"]
+    for src, executed in manifest["notebooks"].items():
+        done_nb = nbformat.read(cache / executed, as_version=4)
+        code = [c for c in done_nb.cells if c.cell_type == "code"]
+        assert code[0].outputs[0]["text"] == "EXECUTED BY THE ASSET STEP\n", src
+    again = assets_build(site, cache)  # nothing changed: nothing is executed again
+    assert again.returncode == 0, again.stderr[-4000:]
+    manifest = json.loads((cache / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["computed"]["notebooks"] == []
+    result = build(site)
+    assert result.returncode == 0, result.stderr[-4000:]
+    assert "running the asset step first" not in result.stderr
+    assert "notebooks executed 0" in result.stderr
+    for page in ("site/notebooks/demo/index.html", "site/en/notebooks/demo/index.html"):
+        html = (site / page).read_text(encoding="utf-8")
+        assert "EXECUTED BY THE ASSET STEP" in html, page
+        assert "UNMARKED" not in html, page
+
+
+@pytest.mark.site
+def test_a_failing_notebook_stops_the_asset_step_with_its_name(tmp_path, ae_cache):
+    cache = own_copy(ae_cache, tmp_path / "cache")
+    site = notebook_site(tmp_path / "site", cache, "x = 1", "raise RuntimeError('cell blew up')")
+    before = sorted((cache / "notebooks").rglob("*.ipynb"))  # other tests' notebooks
+    result = assets_build(site, cache)
+    assert result.returncode == 1
+    assert re.search(r"notebooks/demo(\.en)?\.md", result.stderr), result.stderr[-4000:]
+    assert "cell blew up" in result.stderr
+    assert not (cache / "manifest.json").exists(), "no manifest for a step that failed"
+    after = sorted((cache / "notebooks").rglob("*.ipynb"))
+    assert after == before, "a failed run must not be cached"

@@ -21,7 +21,6 @@ from site_build import build, listing, make_site, notebook
 from attention_explained.figures import FIGURE_IDS
 from attention_explained.figures.strings import alt_text
 from attention_explained.sitebuild._internal.cache import AssetCache
-from attention_explained.sitebuild._internal.markdown import TOKEN
 
 pytestmark = pytest.mark.site
 
@@ -33,17 +32,6 @@ def site(tmp_path_factory, ae_cache):
     result = build(root)
     assert result.returncode == 0, result.stderr
     return root, result, before
-
-
-def wait_for_file(path: Path, deadline: float = 600) -> str:
-    """A line of code that blocks until ``path`` exists (an event, not a guess at how long the
-    pages take); past ``deadline`` seconds it goes on, and the test's order check fails."""
-    return (
-        "    import os as _o, time as _t\n"
-        f"    _end = _t.monotonic() + {deadline}\n"
-        f"    while not _o.path.exists({str(path)!r}) and _t.monotonic() < _end:\n"
-        "        _t.sleep(0.05)\n"
-    )
 
 
 def images(html: str) -> list[tuple[str, str]]:
@@ -179,47 +167,27 @@ def test_cache_inside_docs_is_refused(tmp_path):
     assert "must be outside docs/" in result.stderr
 
 
-def test_pages_are_rendered_while_a_figure_is_drawn(site, tmp_path, ae_cache, package_copy):
-    """Numbers cached, one figure stale: the pages do not wait for it (only the copy does).
-    The drawing waits until the English page is written, so the test needs no timing."""
-    module = package_copy / "attention_explained/figures/logit_variance.py"
-    source = module.read_text(encoding="utf-8")
-    root = make_site(tmp_path / "slow", ae_cache)
-    head = "def draw(data, lang: str, theme: str):\n"
-    assert source.count(head) == 1
-    module.write_text(
-        source.replace(head, head + wait_for_file(root / "site/en/index.html")), "utf-8"
-    )
-    result = build(root, pythonpath=package_copy)
-    assert result.returncode == 0, result.stderr
-    log = result.stderr
-    assert "figures rendered 1," in log
-    # i18n starts the English build once every Korean page is written; the drawing ends later.
-    assert log.index("Building 'en' documentation") < log.index("figure-draw logit-variance")
-    html = (root / "site/en/index.html").read_text(encoding="utf-8")
-    assert "figures/logit-variance.svg" in html and (root / "site/en/figures").is_dir()
-
-
-def test_pages_are_rendered_while_the_numbers_are_computed(site, tmp_path, ae_cache, package_copy):
-    """Numbers stale: both languages are rendered first and get the numbers afterwards,
-    in their HTML and in the search index."""
+def test_stale_numbers_are_made_before_the_pages_and_filled_everywhere(
+    site, tmp_path, ae_cache, package_copy
+):
+    """Numbers stale (an edit to their code): the build runs the asset step first, then
+    both languages and the search index have the numbers as rendered, none patched in."""
     module = package_copy / "attention_explained/content/pages.py"
     source = module.read_text(encoding="utf-8")
-    root = make_site(tmp_path / "slow-numbers", ae_cache)
     head = "def compute() -> dict[str, str]:\n"
     assert source.count(head) == 1
-    module.write_text(
-        source.replace(head, head + wait_for_file(root / "site/en/index.html")), "utf-8"
-    )
+    module.write_text(source.replace(head, head + "    _stale = True  # a new data key\n"), "utf-8")
+    root = make_site(tmp_path / "stale-numbers", ae_cache)
     result = build(root, pythonpath=package_copy)
     assert result.returncode == 0, result.stderr
     log = result.stderr
-    assert log.index("Building 'en' documentation") < log.index("stage numbers")
+    assert log.index("running the asset step first") < log.index("stage numbers")
+    assert log.index("stage numbers") < log.index("Building 'en' documentation")
     for path in ("site/index.html", "site/en/index.html", "site/search/search_index.json"):
-        text = (root / path).read_text(encoding="utf-8")
-        assert not TOKEN.search(text), path
-    numbers = json.loads(AssetCache(ae_cache).numbers_path.read_text(encoding="utf-8"))
-    for page in ("site/index.html", "site/en/index.html"):  # the same numbers, filled late
+        assert "{{ae:" not in (root / path).read_text(encoding="utf-8"), path
+    manifest = json.loads((ae_cache / "manifest.json").read_text(encoding="utf-8"))
+    numbers = json.loads((ae_cache / manifest["numbers"]).read_text(encoding="utf-8"))
+    for page in ("site/index.html", "site/en/index.html"):
         html = (root / page).read_text(encoding="utf-8")
         assert numbers["std.measured.d1024"] in html, page
 
@@ -315,60 +283,69 @@ def assets_build(cache: Path) -> None:
 
 @pytest.fixture(scope="module")
 def manifest_cache(site, ae_cache, tmp_path_factory):
-    """A copy of the session's cache (the other tests keep the worker path) with the asset
-    step's manifest: everything is cached already, so the step only writes the manifest."""
+    """A copy of the session's cache with the asset step's manifest: everything is cached
+    already, so the step only writes the manifest."""
     cache = tmp_path_factory.mktemp("manifest") / "cache"
     shutil.copytree(ae_cache, cache)
     assets_build(cache)
     return cache
 
 
-def test_with_a_fresh_manifest_the_site_is_the_worker_paths_byte_for_byte(
+def test_a_build_that_runs_the_asset_step_itself_writes_the_same_site(
     site, manifest_cache, tmp_path
 ):
+    """``make build`` (the asset step, then MkDocs) and a bare ``mkdocs build`` (the plugin
+    runs the asset step first) write the same files, byte for byte."""
     root, _, _ = site
     fresh = make_site(tmp_path / "fresh", manifest_cache)
     result = build(fresh)
     assert result.returncode == 0, result.stderr
-    assert "(no worker)" in result.stderr
-    files = listing(root / "site")
-    assert listing(fresh / "site") == files
+    assert "running the asset step first" not in result.stderr
+    bare_cache = tmp_path / "bare-cache"
+    shutil.copytree(manifest_cache, bare_cache)
+    (bare_cache / "manifest.json").unlink()
+    bare = make_site(tmp_path / "bare", bare_cache)
+    result = build(bare)
+    assert result.returncode == 0, result.stderr
+    assert "running the asset step first" in result.stderr
+    files = listing(fresh / "site")
+    assert listing(bare / "site") == files == listing(root / "site")
     differ = [
         p
         for p in files
-        if (root / "site" / p).is_file()
-        and (root / "site" / p).read_bytes() != (fresh / "site" / p).read_bytes()
+        if (fresh / "site" / p).is_file()
+        and (fresh / "site" / p).read_bytes() != (bare / "site" / p).read_bytes()
     ]
     assert differ == []
 
 
-def test_with_a_fresh_manifest_numbers_may_stand_in_math_and_headings(manifest_cache, tmp_path):
+def test_numbers_may_stand_in_math_and_headings(manifest_cache, tmp_path):
     page = "# At d = {{ae:after.d_model}}\n\nThe spread $\\sigma = {{ae:after.d_model}}$.\n"
-    fresh = make_site(tmp_path / "math", manifest_cache)
-    (fresh / "docs/index.en.md").write_text(page, encoding="utf-8")
-    result = build(fresh)
-    assert result.returncode == 0, result.stderr
-    html = (fresh / "site/en/index.html").read_text(encoding="utf-8")
-    assert '<h1 id="at-d-16">At d = 16' in html
-    assert "<mi>σ</mi><mo>=</mo><mn>16</mn>" in html  # typeset with the number in it
-    # The worker path (no manifest) still refuses them: its tokens would be typeset.
-    old = make_site(tmp_path / "tokens", manifest_cache)
-    (old / "docs/index.en.md").write_text(page, encoding="utf-8")
-    (manifest_cache / "manifest.json").rename(tmp_path / "manifest.json")
-    try:
-        result = build(old)
-    finally:
-        (tmp_path / "manifest.json").rename(manifest_cache / "manifest.json")
-    assert result.returncode != 0
-    assert "a number inside" in result.stderr
+    for name, cache in (("fresh", manifest_cache), ("bare", tmp_path / "bare-cache")):
+        if name == "bare":  # no manifest: the plugin runs the asset step first
+            shutil.copytree(manifest_cache, cache)
+            (cache / "manifest.json").unlink()
+        root = make_site(tmp_path / name, cache)
+        (root / "docs/index.en.md").write_text(page, encoding="utf-8")
+        result = build(root)
+        assert result.returncode == 0, result.stderr
+        html = (root / "site/en/index.html").read_text(encoding="utf-8")
+        assert '<h1 id="at-d-16">At d = 16' in html, name
+        assert "<mi>σ</mi><mo>=</mo><mn>16</mn>" in html, name  # typeset with the number in it
 
 
-def test_a_stale_manifest_falls_back_to_the_worker(manifest_cache, tmp_path, package_copy):
+def test_a_stale_manifest_runs_the_asset_step_first(manifest_cache, tmp_path, package_copy):
     module = package_copy / "attention_explained/figures/temperature.py"
     edit = "\n# the manifest does not know this\n"  # a key no other test's cache has
     module.write_text(module.read_text(encoding="utf-8") + edit, encoding="utf-8")
-    root = make_site(tmp_path / "stale", manifest_cache)
+    cache = tmp_path / "cache"  # the other tests' manifest stays as it is
+    shutil.copytree(manifest_cache, cache)
+    before = json.loads((cache / "manifest.json").read_text(encoding="utf-8"))
+    root = make_site(tmp_path / "stale", cache)
     result = build(root, pythonpath=package_copy)
     assert result.returncode == 0, result.stderr
-    assert "(no worker)" not in result.stderr
+    assert "running the asset step first" in result.stderr
     assert f"figures rendered 1, from cache {len(FIGURE_IDS) - 1}" in result.stderr
+    after = json.loads((cache / "manifest.json").read_text(encoding="utf-8"))
+    assert after["computed"]["figures"] == ["temperature"]
+    assert after["keys"]["figures"]["temperature"] != before["keys"]["figures"]["temperature"]

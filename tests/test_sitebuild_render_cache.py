@@ -196,7 +196,7 @@ def _serving_plugin(cache_dir):
     cache = AssetCache(cache_dir)
 
     def rebuild():  # a new build without the math font (on_config)
-        plugin.build = Build(cache, [], False)
+        plugin.build = Build(cache)
 
     return plugin, rebuild
 

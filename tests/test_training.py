@@ -180,7 +180,7 @@ def test_bad_arguments_name_the_argument(kwargs, error, match):
 _THREADS_SCRIPT = """
 import sys
 import numpy as np
-from attention_explained.sitebuild._internal.worker import import_tensorflow
+from attention_explained.sitebuild._internal.compute import import_tensorflow
 import_tensorflow()
 import tensorflow as tf
 assert tf.config.threading.get_intra_op_parallelism_threads() == 1

@@ -4,9 +4,13 @@ It makes every stale asset of the current code in this process, into the content
 cache (:mod:`~attention_explained.sitebuild._internal.cache`, keys from
 :mod:`~attention_explained.sitebuild.keys`): each figure's data here (TensorFlow, imported
 once) and its drawing in a pool of spawned matplotlib processes, the numbers and the
-explorer's reference values (``worker.make_data``), then the claims' verdicts over them
-(``claims.cached_verdicts``). The same functions the worker runs; nothing here waits on a
-worker or imports MkDocs (``tests/test_sitebuild_assets.py`` checks ``sys.modules``).
+explorer's reference values (``compute.make_data``), then the claims' verdicts over them
+(``claims.cached_verdicts``). Nothing here imports MkDocs (``tests/test_sitebuild_assets.py``
+checks ``sys.modules``); the site build only reads what this step wrote. It
+also executes the notebooks (``notebooks.NotebookRunner``: one kernel, in the background
+while the figures are made; one execution serves every language whose code is the same),
+each into the cache under a key of its code and its source, written whole or not at all; a
+failing cell stops the step with the notebook's name and the cell's error.
 
 Then it writes the manifest, ``<cache>/manifest.json``, atomically: each asset's key and
 path (relative to the cache folder), per language the numbers file and the figure files,
@@ -14,8 +18,6 @@ and what this run computed (``computed``: nothing when everything was fresh). Re
 :mod:`~attention_explained.sitebuild.markdown_numbers` (``{{ae:…}}`` while the Markdown is
 rendered, under any engine) and the MkDocs plugin, which renders from finished assets when
 the manifest matches its own keys (:func:`manifest_fresh`).
-
-Not yet here: executing the notebooks (the plugin still does it, ``notebooks.py``).
 """
 
 from __future__ import annotations
@@ -33,16 +35,29 @@ from pathlib import Path
 
 from attention_explained.settings import LANGS
 from attention_explained.sitebuild._internal.cache import AssetCache
+from attention_explained.sitebuild._internal.notebooks import (
+    NOTEBOOK_GLOBS,
+    NOTEBOOK_TIMEOUT,
+    NotebookError,
+    executed_paths,
+    notebook_sources,
+)
 from attention_explained.sitebuild._internal.storage import entry_ok
 from attention_explained.sitebuild.keys import ImportGraph, memo_path
 
 __all__ = [  # the promised interface (tests/test_api.py pins it); the rest may change
     "MANIFEST",
+    "NOTEBOOK_GLOBS",
+    "NOTEBOOK_TIMEOUT",
+    "NotebookError",
+    "asset_step_command",
     "build_assets",
     "default_cache_dir",
+    "expected_notebooks",
     "manifest_fresh",
     "manifest_path",
     "read_manifest",
+    "watch",
 ]
 
 MANIFEST = "manifest.json"
@@ -51,6 +66,27 @@ THEMES = ("light", "dark")
 CACHE_ENV = "ATTENTION_EXPLAINED_CACHE"  # mkdocs.yml reads the same variable
 
 log = logging.getLogger("attention_explained.assets")
+
+
+def asset_step_command(
+    cache_root: Path,
+    *,
+    docs_dir: Path | None = None,
+    notebooks=NOTEBOOK_GLOBS,
+    notebook_timeout: int = NOTEBOOK_TIMEOUT,
+    jobs: int = 2,
+) -> list[str]:
+    """The command line of this step (``python -m attention_explained assets build``) for
+    these arguments: what the site build runs when it finds the assets stale."""
+    command = [sys.executable, "-m", "attention_explained", "assets", "build"]
+    command += ["--cache-dir", str(cache_root), "--jobs", str(jobs)]
+    command += ["--notebook-timeout", str(notebook_timeout)]
+    if docs_dir is None or not notebooks:
+        return [*command, "--no-notebooks"]
+    command += ["--docs", str(docs_dir)]
+    for pattern in notebooks:
+        command += ["--notebooks", pattern]
+    return command
 
 
 def default_cache_dir() -> Path:
@@ -77,6 +113,16 @@ def current_keys(cache: AssetCache) -> dict:
     }
 
 
+def expected_notebooks(cache: AssetCache, docs_dir: Path, patterns) -> dict[str, Path]:
+    """Each notebook under ``docs_dir`` that ``patterns`` match (relative to docs/) → where
+    its executed ``.ipynb`` of the current code and source is in ``cache``, whether or not
+    it exists yet: what :func:`manifest_fresh` checks and the site build reads."""
+    docs_dir = Path(docs_dir).resolve()
+    sources = notebook_sources(docs_dir, patterns)
+    paths = executed_paths(sources, cache.root, cache.graph)
+    return {src.relative_to(docs_dir).as_posix(): path for src, path in paths.items()}
+
+
 def figure_files(cache: AssetCache, figure_id: str, lang: str) -> dict[str, Path]:
     """The files of ``figure_id`` in ``lang``: ``<theme>`` and ``<theme>.narrow`` SVGs, and
     ``card`` (the PNG a shared link previews)."""
@@ -92,8 +138,9 @@ def figure_files(cache: AssetCache, figure_id: str, lang: str) -> dict[str, Path
     return files
 
 
-def manifest(cache: AssetCache, computed: dict) -> dict:
-    """The manifest of the assets in ``cache`` (every one of them must be whole)."""
+def manifest(cache: AssetCache, computed: dict, notebooks: dict[str, Path] | None = None) -> dict:
+    """The manifest of the assets in ``cache`` (every one of them must be whole);
+    ``notebooks``: each notebook's source, relative to docs/, → its executed ``.ipynb``."""
     root = cache.root
 
     def rel(path: Path) -> str:
@@ -118,6 +165,7 @@ def manifest(cache: AssetCache, computed: dict) -> dict:
             }
             for lang in LANGS
         },
+        "notebooks": {src: rel(path) for src, path in sorted((notebooks or {}).items())},
         "computed": computed,
     }
 
@@ -141,12 +189,23 @@ def read_manifest(cache_root: Path) -> dict | None:
     return value if isinstance(value, dict) and value.get("format") == FORMAT else None
 
 
-def manifest_fresh(cache: AssetCache, *, figures: bool = True) -> bool:
+def manifest_fresh(
+    cache: AssetCache, *, figures: bool = True, notebooks: dict[str, Path] | None = None
+) -> bool:
     """True if the manifest records this code's keys and every asset it names is whole:
-    a build can read the numbers, verdicts (and, with ``figures``, every figure) now."""
+    a build can read the numbers, verdicts (and, with ``figures``, every figure) now.
+    ``notebooks`` (source relative to docs/ → where its executed ``.ipynb`` of the current
+    code and source must be, ``notebooks.executed_paths``): each must be recorded there,
+    and whole."""
     recorded = read_manifest(cache.root)
     if recorded is None:
         return False
+    executed = recorded.get("notebooks", {})
+    for src, path in (notebooks or {}).items():
+        if executed.get(src) != Path(path).relative_to(cache.root).as_posix():
+            return False
+        if not entry_ok(Path(path).parent):
+            return False
     keys = current_keys(cache)
     if recorded["keys"]["data"] != keys["data"] or recorded["keys"]["claims"] != keys["claims"]:
         return False
@@ -159,19 +218,65 @@ def manifest_fresh(cache: AssetCache, *, figures: bool = True) -> bool:
     return True
 
 
-def build_assets(cache_root: Path, *, jobs: int = 2, report=print) -> dict:
-    """Make whatever is stale, write the manifest; return it. ``report`` gets progress lines."""
+def build_assets(
+    cache_root: Path,
+    *,
+    jobs: int = 2,
+    report=print,
+    docs_dir: Path | None = None,
+    notebooks=NOTEBOOK_GLOBS,
+    notebook_timeout: int = NOTEBOOK_TIMEOUT,
+) -> dict:
+    """Make whatever is stale, write the manifest; return it. ``report`` gets progress lines.
+    The notebooks are the jupytext pages under ``docs_dir`` that the globs ``notebooks``
+    match (none without ``docs_dir``); a failing one raises ``notebooks.NotebookError``,
+    which names it, and no manifest is written."""
+    Path(cache_root).mkdir(parents=True, exist_ok=True)
+    with _one_at_a_time(Path(cache_root)):  # the watcher and a build may both start one
+        return _build_assets(cache_root, jobs, report, docs_dir, notebooks, notebook_timeout)
+
+
+@contextlib.contextmanager
+def _one_at_a_time(cache_root: Path):
+    """Hold ``<cache>/assets.lock``: a second asset step waits, then finds everything made."""
+    import fcntl
+
+    with open(cache_root / "assets.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+        yield
+
+
+def _build_assets(cache_root, jobs, report, docs_dir, notebooks, notebook_timeout) -> dict:
     cache = open_cache(cache_root)
     start = time.perf_counter()
     stale = cache.stale_figures()
     data_stale = cache.data_stale()
     claims_stale = cache.load_cached_claims() is None
+    docs_dir = Path(docs_dir).resolve() if docs_dir is not None else None
+    sources = notebook_sources(docs_dir, notebooks) if docs_dir is not None else []
     report(
         f"assets: {len(stale)} of {len(cache.figure_ids)} figures stale, numbers "
         f"{'stale' if data_stale else 'cached'}, claims {'stale' if claims_stale else 'cached'}"
+        f", {len(sources)} notebooks"
     )
-    if stale or data_stale:
-        _compute(cache, stale, data_stale, jobs, report)
+    runner = None
+    if sources:
+        from attention_explained.sitebuild._internal.notebooks import NotebookRunner
+
+        runner = NotebookRunner(sources, cache.root, timeout=notebook_timeout, graph=cache.graph)
+        runner.start()  # one kernel in the background, while the figures are made
+    try:
+        if stale or data_stale:
+            _compute(cache, stale, data_stale, jobs, report)
+        executed = {}
+        for source in sources:
+            executed[source.relative_to(docs_dir).as_posix()] = runner.wait(source)
+        ran = [s.relative_to(docs_dir).as_posix() for s in runner.executed] if runner else []
+        if ran:
+            report(f"assets: notebooks executed: {', '.join(ran)}")
+    finally:
+        if runner is not None:
+            runner.close()
     if claims_stale:
         from attention_explained.sitebuild._internal.claims import cached_verdicts
 
@@ -179,22 +284,22 @@ def build_assets(cache_root: Path, *, jobs: int = 2, report=print) -> dict:
         failing = sorted(name for name, v in verdicts.items() if not v["holds"])
         if failing:
             report(f"assets: claims that do not hold: {', '.join(failing)}")
-    computed = {"figures": stale, "data": data_stale, "claims": claims_stale}
-    value = manifest(cache, computed)
+    computed = {"figures": stale, "data": data_stale, "claims": claims_stale, "notebooks": ran}
+    value = manifest(cache, computed, executed)
     path = write_manifest(cache.root, value)
     report(f"assets: wrote {path} in {time.perf_counter() - start:.1f} s")
     return value
 
 
 def _compute(cache: AssetCache, stale: list[str], data_stale: bool, jobs: int, report) -> None:
-    """The worker's job, in this process: figures' data here, their drawing in the pool,
-    the numbers last; each asset installed into the cache as soon as it is whole."""
+    """Figures' data here, their drawing in the pool, the numbers last; each asset installed
+    into the cache as soon as it is whole."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
     from importlib import import_module
 
     from attention_explained.figures.registry import get, module_name
-    from attention_explained.sitebuild._internal import worker
+    from attention_explained.sitebuild._internal import compute
 
     cache.root.mkdir(parents=True, exist_ok=True)
     scratch = Path(tempfile.mkdtemp(prefix="assets-", dir=cache.root))
@@ -205,23 +310,23 @@ def _compute(cache: AssetCache, stale: list[str], data_stale: bool, jobs: int, r
             pool = ProcessPoolExecutor(
                 max_workers=max(1, jobs),
                 mp_context=multiprocessing.get_context("spawn"),  # never fork TensorFlow
-                initializer=worker.warm_up,
+                initializer=compute.warm_up,
                 initargs=(fingerprints,),
             )
-        # The worker's stage lines (worker.emit) go to stderr: stdout is this command's.
+        # The stage lines (compute.emit) go to stderr: stdout is this command's.
         with contextlib.redirect_stdout(sys.stderr):
-            worker.import_tensorflow()
+            compute.import_tensorflow()
             drawings = {}
             for figure_id in stale:
                 import_module(module_name(figure_id))
-                data = get(figure_id).data()
-                out = worker.scratch_figure(scratch, figure_id)
+                data = compute.timed_data(figure_id, get(figure_id).data)
+                out = compute.scratch_figure(scratch, figure_id)
                 drawings[figure_id] = pool.submit(
-                    worker.draw_figure, figure_id, data, str(out), fingerprints
+                    compute.draw_figure, figure_id, data, str(out), fingerprints
                 )
             if data_stale:
-                worker.make_data(worker.scratch_data(scratch))
-                cache.install_data(worker.scratch_data(scratch))
+                compute.make_data(compute.scratch_data(scratch))
+                cache.install_data(compute.scratch_data(scratch))
                 report("assets: numbers computed")
         failures = []
         for figure_id, future in drawings.items() if stale else ():
@@ -230,7 +335,7 @@ def _compute(cache: AssetCache, stale: list[str], data_stale: bool, jobs: int, r
             except Exception as exc:
                 failures.append(f"figure {figure_id}:\n{''.join(traceback.format_exception(exc))}")
                 continue
-            cache.install_figure(figure_id, worker.scratch_figure(scratch, figure_id))
+            cache.install_figure(figure_id, compute.scratch_figure(scratch, figure_id))
             report(f"assets: figure {figure_id} drawn")
         if failures:
             raise RuntimeError("building the assets failed\n" + "\n".join(failures))
@@ -238,3 +343,69 @@ def _compute(cache: AssetCache, stale: list[str], data_stale: bool, jobs: int, r
         if pool is not None:
             pool.shutdown(cancel_futures=True)
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def sources_signature(docs_dir: Path | None, notebooks=NOTEBOOK_GLOBS) -> tuple:
+    """What the assets are made from, as it stands on disk: each package source file and each
+    notebook source (path, modification time, size). A change in it may change a key."""
+    from attention_explained.sitebuild.keys import PACKAGE_DIR
+
+    files = sorted(p for p in PACKAGE_DIR.rglob("*.py") if "__pycache__" not in p.parts)
+    if docs_dir is not None:
+        files += notebook_sources(Path(docs_dir), notebooks)
+    signature = []
+    for path in files:
+        with contextlib.suppress(OSError):  # deleted meanwhile: the next look sees it
+            stat = path.stat()
+            signature.append((str(path), stat.st_mtime_ns, stat.st_size))
+    return tuple(signature)
+
+
+def watch(
+    cache_root: Path,
+    *,
+    docs_dir: Path | None = None,
+    notebooks=NOTEBOOK_GLOBS,
+    notebook_timeout: int = NOTEBOOK_TIMEOUT,
+    jobs: int = 2,
+    report=print,
+    interval: float = 0.3,
+    stop=None,
+) -> None:
+    """Run the asset step now, and again whenever a package source or a notebook changes
+    (looked at every ``interval`` seconds), until ``stop`` (a ``threading.Event``) is set.
+
+    Each run is ``python -m attention_explained assets build`` in a fresh process, so it
+    imports the package as it is on disk; it rewrites the manifest atomically, and a site
+    build waits for it (the lock) instead of making the same assets again. A failing run is
+    reported and the watch goes on: the next change runs it again. A run is ended with the
+    watch (Linux: it gets SIGTERM when this process dies)."""
+    import subprocess
+
+    from attention_explained.sitebuild._internal.compute import die_with_parent
+
+    command = asset_step_command(
+        cache_root,
+        docs_dir=docs_dir,
+        notebooks=notebooks,
+        notebook_timeout=notebook_timeout,
+        jobs=jobs,
+    )
+    seen = None
+    while stop is None or not stop.is_set():
+        now = sources_signature(docs_dir, notebooks)
+        if now != seen:
+            seen = now
+            result = subprocess.run(
+                command,
+                check=False,
+                preexec_fn=die_with_parent if sys.platform == "linux" else None,
+            )
+            if result.returncode != 0:
+                report("assets: the asset step failed; watching for the next change")
+            else:
+                report("assets: up to date; watching for changes")
+        if stop is not None:
+            stop.wait(interval)
+        else:
+            time.sleep(interval)

@@ -14,6 +14,8 @@ from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
 
+from attention_explained.sitebuild._internal.notebooks import NOTEBOOK_GLOBS, NOTEBOOK_TIMEOUT
+
 __all__ = [  # the promised interface (tests/test_api.py pins it); the rest may change
     "OptionError",
     "PluginConfig",
@@ -81,11 +83,11 @@ class PluginConfig(base.Config):
     mathjax = c.Deprecated(removed=True, message=REPLACED_BY_MATH)
     mathml = c.Deprecated(removed=True, message=REPLACED_BY_MATH)
 
-    notebooks = c.ListOfItems(c.Type(str), default=["notebooks/*.md"])
+    notebooks = c.ListOfItems(c.Type(str), default=list(NOTEBOOK_GLOBS))
     """Globs, relative to docs/, of jupytext notebooks to execute before mkdocs-jupyter
-    renders them."""
+    renders them (the asset step's ``--notebooks``, same default)."""
 
-    notebook_timeout = BoundedInt(10, 3600, default=300)
+    notebook_timeout = BoundedInt(10, 3600, default=NOTEBOOK_TIMEOUT)
     """Seconds one notebook cell may run, in [10, 3600]."""
 
     term_sheet = c.Type(str, default="CONTRIBUTING.md")

@@ -47,8 +47,8 @@ PACKAGE_DIR = Path(__file__).resolve().parents[1]
 FIGURES_PACKAGE = f"{PACKAGE}.figures."
 STRINGS_MODULE = f"{PACKAGE}.figures.strings"
 FIGURE_REGISTRY = f"{PACKAGE}.figures.registry"
-# What the worker's data job calls: the prose numbers and the explorer's reference values
-# (see sitebuild._internal.worker.make_data). ``content.pages`` lists every page module (its
+# What the asset step's data job calls: the prose numbers and the explorer's reference values
+# (see sitebuild._internal.compute.make_data). ``content.pages`` lists every page module (its
 # ``load_pages``), so its closure holds them all and the registry they write into. The numbers'
 # key leaves out the claims (``@claim`` functions of the content modules); the claims' verdicts
 # have their own key over the numbers' key and the content modules in full (CLAIM_ENTRIES), so

@@ -13,13 +13,12 @@ extensions, and a number may now stand inside math (``$n = {{ae:n}}$``) or a hea
         "manifest": ".cache/manifest.json", "lang": "en", "where": "saturation.en.md"}})
 
 The MkDocs plugin fills its pages through the same function, :func:`fill_placeholders`, in
-``on_page_markdown`` when the manifest is fresh (``plugin.py``).
+``on_page_markdown`` (``plugin.py``).
 
 A number is written as its text, which must be plain: no character that Markdown or HTML
 would read as syntax (:data:`SYNTAX`; every number the package prints is digits, signs,
-``.``, ``%``, ``e``, dashes and spaces). For such text the result is byte for byte what the
-older path gives (``markdown.fill_numbers`` puts ``html.escape(text)`` where the number's
-token was rendered, and ``html.escape`` leaves plain text as it is).
+``.``, ``%``, ``e``, dashes and spaces), so the page is what the number's text, escaped for
+HTML, would give (``html.escape`` leaves plain text as it is).
 
 An unknown name, a malformed placeholder or a number that is not plain raises
 :class:`~attention_explained.sitebuild._internal.markdown.MarkdownError`, naming the page

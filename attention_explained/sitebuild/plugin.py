@@ -3,7 +3,8 @@
 Thin by design: it decides *when* (once per build, not once per language) and *where*
 (files outside docs/, found through the cache). ``config`` holds the options, ``build`` the
 state one build shares and its steps; ``markdown``, ``claims``, ``math``, ``search``,
-``keys``, ``cache``, ``worker``, ``notebooks`` and ``notebook_html`` decide *what*.
+``keys``, ``cache`` and ``notebook_html`` decide *what*. The figures, numbers, verdicts and
+executed notebooks are made before, by the asset step (``assets.py``).
 """
 
 from __future__ import annotations
@@ -22,12 +23,7 @@ from mkdocs.structure.files import Files
 
 from attention_explained.languages import LanguageError, check_known, prefixes
 from attention_explained.sitebuild import config as options
-from attention_explained.sitebuild._internal.build import (
-    Build,
-    Workers,
-    reuse_report,
-    template_cache,
-)
+from attention_explained.sitebuild._internal.build import Build, reuse_report, template_cache
 from attention_explained.sitebuild._internal.render_cache import (
     PageContentCache,
     RenderCache,
@@ -53,16 +49,17 @@ os.environ.setdefault("NBCONVERT_DISABLE_CONFIG_EXPORTERS", "1")
 class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
     """Build-time figures, numbers and notebooks from the package, i18n-safe.
 
-    Two ways to get the assets. **From the manifest** (``make build``, ``make serve``'s first
-    build): ``python -m attention_explained assets build`` (``assets.py``, no MkDocs) made
-    them first, and when its manifest records this build's keys and every asset is whole, no
-    worker starts: the numbers and verdicts are read in ``on_config`` and each page's
-    ``{{ae:…}}`` is filled in ``on_page_markdown`` by the code of the Markdown extension
-    (``markdown_numbers.fill_placeholders``), so nothing written is patched afterwards and a
-    number may stand inside math or a heading. **The worker** is the fallback when the assets
-    are stale (``mkdocs serve`` after an edit to the package, a bare ``mkdocs build``): pages
-    are rendered with number tokens while the worker computes, and the tokens are filled into
-    the written HTML and the search index afterwards, as the events below describe.
+    The MkDocs side only reads finished assets. ``python -m attention_explained assets
+    build`` (``assets.py``, no MkDocs) makes the figures, the numbers, the claims' verdicts
+    and the executed notebooks, and writes a manifest. When the manifest records this
+    build's keys and every asset is whole, ``on_config`` reads the numbers and verdicts and
+    each page's ``{{ae:…}}`` is filled in ``on_page_markdown`` by the code of the Markdown
+    extension (``markdown_numbers.fill_placeholders``), so a number may stand inside math or
+    a heading and nothing written is patched afterwards. When it does not (``mkdocs serve``
+    after an edit to the package, a bare ``mkdocs build``), ``on_config`` first runs the asset
+    step itself, as a subprocess (``build.run_asset_step``: TensorFlow stays out of the MkDocs
+    process, and each run imports the package as it is on disk), and waits for it; nothing
+    is rendered before every asset is finished.
 
     Event order and priorities. mkdocs-static-i18n runs its ``on_config``, ``on_files``,
     ``on_nav`` and ``on_post_build`` at priority -100, and builds every other language
@@ -70,37 +67,28 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
     ``i18n.building`` set. So:
 
     - ``on_startup``: present so that MkDocs keeps this object across ``mkdocs serve``
-      rebuilds, which keeps one warm worker (TensorFlow and matplotlib imported) alive.
-    - ``on_config`` (0): once per build (not per language), compute the cache keys; read the
-      finished assets if the manifest is fresh, else send whatever is stale to the worker;
-      start executing stale notebooks. Per language, point mkdocs-jupyter's HTML cache at a
-      private copy of that language's pages.
+      rebuilds, which keeps the serve caches (pages' HTML, content, search entries).
+    - ``on_config`` (0): once per build (not per language), compute the cache keys; run the
+      asset step if its manifest is not fresh; read the numbers and verdicts. Per language,
+      point mkdocs-jupyter's HTML cache at a private copy of that language's pages.
     - ``on_files`` (-200): after i18n rebuilt the language's Files, add the cached figures,
-      numbers and MathJax as generated files.
+      numbers and MathJax as generated files; point each notebook page at its executed copy.
     - ``on_pre_page`` (100): while serving, let the page reuse its HTML from the last rebuild
-      if its Markdown is unchanged; before mkdocs-jupyter reads a notebook, wait for its
-      execution.
+      if its Markdown is unchanged.
     - ``on_page_markdown`` (0): put the page's reading time under its title (from its
-      source, ``reading.py``); fill ``{{ae:…}}`` (manifest) or turn it into tokens (worker),
-      take the claim markers out (their verdicts are checked once the numbers exist),
-      rewrite figure lines. With the worker, pages wait neither for the numbers nor for the
-      figures, so both languages are rendered while the worker still trains.
-    - ``on_page_content`` (0): typeset the math; refuse a number token inside math or a
-      heading (worker path);
-      label a notebook page's copy buttons in its language (Material's words) and move its
-      inline CSS/JS into shared files.
+      source, ``reading.py``); fill ``{{ae:…}}``, take the claim markers out (their verdicts
+      are checked in ``on_post_build``), place the answer boxes, rewrite figure lines.
+    - ``on_page_content`` (0): typeset the math; label a notebook page's copy buttons in its
+      language (Material's words) and move its inline CSS/JS into shared files.
     - ``on_env`` (0): keep compiled templates in the cache between builds.
     - ``on_page_context`` (100, before Material's search indexes the page): while serving,
       let unchanged pages reuse their search entries; the Colab button's URL.
-    - ``on_post_page`` (-50): worker path: put the numbers in the page's HTML if they exist
-      by now; otherwise the written file gets them in ``on_post_build``.
+    - ``on_post_page`` (-50): hide links to a PDF edition this build lacks; add the Colab
+      install cell to the executed ``.ipynb`` mkdocs-jupyter copied into the site.
     - ``on_post_build`` (-200): after i18n's, so its outermost call comes after the LAST
-      language (the nested ones return at once). First what needs only the pages: the
-      search lexicon and the notebook pages' shared CSS/JS; then wait for the worker, copy
-      the figures, check every claim, and (worker path) put the numbers in the pages
-      written before they existed and in the search index; close the worker (unless
-      serving) and the kernel; install the pages mkdocs-jupyter rendered into the cache.
-    - ``on_shutdown``: stop the warm worker when ``mkdocs serve`` ends.
+      language (the nested ones return at once): the search lexicon, the notebook pages'
+      shared CSS/JS, ``llms.txt``; check every claim and answer marker; install the pages
+      mkdocs-jupyter rendered into the cache.
 
     To add a build step, put its logic in a module beside this one as pure functions (or a
     step of ``build.Build``) and call it from the handler of its event here (a few lines).
@@ -109,7 +97,6 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
     def __init__(self):
         super().__init__()
         self.serving = False
-        self.workers = Workers()
         self.render_cache: RenderCache | None = None  # pages' HTML kept across serve rebuilds
         self.search_entries: SearchEntryCache | None = None  # kept across builds on disk
         self.page_contents: PageContentCache | None = None  # serve: on_page_content's results
@@ -119,17 +106,13 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
     # -- lifecycle ------------------------------------------------------------------------
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
-        self.workers = Workers(serving=self.serving)
         if self.serving:
             self.render_cache = RenderCache()
             self.page_contents = PageContentCache()
-            # `kill <pid>` ends serve through its finally: on_shutdown stops the worker.
+            # `kill <pid>` ends serve through its finally (an asset step running is killed).
             signal.signal(signal.SIGTERM, _raise_keyboard_interrupt)
 
-    def on_shutdown(self) -> None:
-        self.workers.close()
-
-    # -- once per build: start everything stale, in parallel --------------------------------
+    # -- once per build: the finished assets (the asset step first, if they are stale) -----
     def on_config(self, config: MkDocsConfig):
         lang, _ = options.languages(config)
         try:
@@ -149,7 +132,8 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
                 self.search_entries = SearchEntryCache(cache_dir / "search" / "entries.json")
             self.search_entries.begin()
             docs_dir = Path(config.docs_dir).resolve()
-            self.build = Build.start(self.config, cache_dir, docs_dir, self.workers)
+            config_dir = Path(config.config_file_path or ".").resolve().parent
+            self.build = Build.start(self.config, cache_dir, docs_dir, config_dir)
             self.build.site_dir = Path(config.site_dir)  # the root, before i18n nests ``en/``
         self.build.private_notebook_html_cache(config, lang)
         return config
@@ -166,12 +150,11 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
             self.build.render_context = render_context(lang, files, config_file)
         return files
 
-    # -- notebooks must be executed before mkdocs-jupyter renders them ------------------------
+    # -- serve: an unchanged page reuses its HTML ---------------------------------------------
     @event_priority(100)
     def on_pre_page(self, page, config: MkDocsConfig, files: Files):
         if self.render_cache is not None:
             self.render_cache.wrap(page, self.build.render_context)
-        self.build.wait_for_notebook(page)
         return page
 
     # -- numbers, claims and figure lines in the Markdown -------------------------------------
@@ -211,7 +194,12 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
         return env
 
     def on_serve(self, server, config: MkDocsConfig, builder):
-        server.watch(str(PACKAGE_DIR))  # editing a figure redraws just that figure
+        # An edit to the package makes the assets stale: the rebuild's on_config runs the asset
+        # step, which under `make serve` waits for the watcher's run (`assets watch`, the lock
+        # in the cache) and finds it done. The manifest is not watched: every change that
+        # rewrites it (the package, docs/) is watched already, and its own rewrite by that
+        # rebuild would reload every tab a second time.
+        server.watch(str(PACKAGE_DIR))
         return server
 
     # -- Open in Colab (colab.py): the button's URL, and the install cell in the .ipynb -----
@@ -240,7 +228,6 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
             return  # the outermost call, after the last language, does it all
         build = self.build
         try:
-            # What needs only the rendered pages first, while the worker may still draw.
             search = options.search_plugin(config)
             if search is not None:
                 langs, default = options.site_languages(config)
@@ -254,7 +241,6 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
         finally:
             self.search_entries.save()
             build.close()
-            self.workers.finish()
         reused = reuse_report(self.search_entries, self.render_cache)
         log.info(build.summary(self.config.figures, reused))
 

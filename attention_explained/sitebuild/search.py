@@ -29,7 +29,6 @@ import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
-from attention_explained.sitebuild._internal.markdown import TOKEN
 from attention_explained.sitebuild._internal.storage import read_json, write_json
 from attention_explained.sitebuild.terms import Term
 
@@ -368,15 +367,14 @@ def default_language_texts(
     filled: Mapping[str, Sequence[Sequence[tuple[str, bool]]]] | None = None,
 ) -> list[str]:
     """The title and text of the default language's search entries, for Kiwi. Numbers are
-    no words to stem: their tokens go, whether or not the numbers exist yet.
+    no words to stem: they go.
 
-    ``filled`` (a build from the asset manifest, whose pages have numbers, not tokens): page
-    URL → the numbers of each of its sections (:func:`section_numbers`). Material makes one
-    entry per section, the page's own first; each entry loses the numbers filled into its
-    section (:func:`without_numbers`), where their tokens would have stood."""
+    ``filled``: page URL → the numbers of each of its sections (:func:`section_numbers`).
+    Material makes one entry per section, the page's own first; each entry loses the numbers
+    filled into its section (:func:`without_numbers`)."""
     others = tuple(prefix for prefix in prefixes.values() if prefix)
     kept = [e for e in entries if not e.get("location", "").startswith(others)]
-    texts = [TOKEN.sub("", f"{e['title']}\n{e['text']}") for e in kept]
+    texts = [f"{e['title']}\n{e['text']}" for e in kept]
     for url, sections in (filled or {}).items():
         at = [i for i, e in enumerate(kept) if e.get("location", "").split("#", 1)[0] == url]
         if len(at) != len(sections):  # not the sections counted: leave the page as it is

@@ -6,13 +6,14 @@ question asks for several: ``<!-- answer: name ±0.01 "tr J" -->``). ``<number-n
 ``{{ae:…}}`` number whose printed value is the expected answer; the tolerance is absolute.
 
 :func:`take_answers` replaces each marker with an empty, hidden ``<span class="ae-answer">``
-in its paragraph, carrying the number's token (filled with the printed value with the page's
-other numbers) and the tolerance. The box itself is drawn after the paragraph by
-``docs/assets/javascripts/answers.js`` in the page's language, so a page without JavaScript,
-the search index and the PDF edition show the question and its folded answer as before.
+in its paragraph, carrying the number's printed value and the tolerance. The box itself is
+drawn after the paragraph by ``docs/assets/javascripts/answers.js`` in the page's language, so
+a page without JavaScript, the search index and the PDF edition show the question and its
+folded answer as before.
 
-:func:`check_answers` runs once the numbers exist: a marker naming an unknown number, or one
-whose printed value is not a single number, stops the build naming the page and exercise.
+:func:`check_answers` (also run by :func:`take_answers`): a marker naming an unknown number,
+or one whose printed value is not a single number, stops the build naming the page and
+exercise.
 
 :func:`parse_answer` is how a typed answer is read. ``answers.js`` reads the same way, and
 ``tests/test_browser_answers.py`` checks that both read every printed answer alike:
@@ -33,8 +34,6 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import NamedTuple
-
-from attention_explained.sitebuild._internal.markdown import number_token
 
 ANSWER_MARKER = re.compile(r"<!--\s*answer:(?P<body>.*?)-->", re.S)
 MARKER_BODY = re.compile(
@@ -108,25 +107,27 @@ def exercise_at(markdown: str, position: int) -> str:
     return f"line {markdown.count(chr(10), 0, position) + 1}"
 
 
-def answer_box(token: str, tolerance: str, label: str | None) -> str:
+def answer_box(value: str, tolerance: str, label: str | None) -> str:
     """The placeholder ``answers.js`` turns into the input box (nothing without JavaScript).
 
     An empty ``<span>`` in the question's paragraph, where the marker was: inside an
     admonition or a fold Python-Markdown wraps raw HTML in ``<p>``, and a ``<div>`` in a
     ``<p>`` is invalid HTML (the browser ends the paragraph early). answers.js puts the box
     after the paragraph."""
-    attributes = f'class="ae-answer" data-answer="{token}" data-tolerance="{tolerance}"'
+    attributes = (
+        f'class="ae-answer" data-answer="{html.escape(value)}" data-tolerance="{tolerance}"'
+    )
     if label:
         attributes += f' data-label="{html.escape(label)}"'
     return f"<span {attributes} hidden></span>"
 
 
-def take_answers(markdown: str, where: str) -> tuple[str, list[Answer], dict[str, str]]:
+def take_answers(markdown: str, where: str, numbers: Mapping[str, str]) -> tuple[str, list[Answer]]:
     """``markdown`` with each answer marker replaced by its box's placeholder (in the marker's
-    paragraph); the answers, and the token → number name of each box (for filling in with the
-    page's other numbers)."""
+    paragraph), which carries the number's printed text; and the answers. Raises
+    :class:`AnswerError` for a malformed marker or one whose number is unknown or not one
+    value (:func:`check_answers`)."""
     answers: list[Answer] = []
-    names: dict[str, str] = {}
     out, position = [], 0
     for marker in ANSWER_MARKER.finditer(markdown):
         exercise = exercise_at(markdown, marker.start())
@@ -140,18 +141,17 @@ def take_answers(markdown: str, where: str) -> tuple[str, list[Answer], dict[str
         if marker.start() < position:
             raise AnswerError(f"{where}, {exercise}: two answer markers in one paragraph")
         name, tolerance = body["name"], body["tolerance"]
-        token = number_token(name)
-        names[token] = name
         answers.append(Answer(where, exercise, name, tolerance))
         paragraph_end = BLANK_LINE.search(markdown, marker.end())
         end = paragraph_end.start() if paragraph_end else len(markdown)
-        box = answer_box(token, tolerance, body["label"])
+        box = answer_box(str(numbers.get(name, "")), tolerance, body["label"])
         out.append(markdown[position : marker.start()])
         out.append(box)
         out.append(markdown[marker.end() : end])
         position = end
     out.append(markdown[position:])
-    return "".join(out), answers, names
+    check_answers(answers, numbers)
+    return "".join(out), answers
 
 
 def answer_problems(answers: Iterable[Answer], numbers: Mapping[str, str]) -> list[str]:

@@ -4,14 +4,16 @@ The plugin (``plugin.py``) decides *when* each step runs; this module holds the 
 build shares across its languages (``Build``) and the steps themselves, each calling the
 topic modules beside it: ``markdown`` and ``claims`` (numbers, claim markers, figure lines),
 ``math`` (MathML, the math font), ``notebook_html`` and ``css`` (notebook pages' shared
-files), ``search`` (the search data), ``colab``, ``worker`` and ``notebooks`` (what runs
-beside the build). Every failure is a ``PluginError`` that names the culprit.
+files), ``search`` (the search data), ``colab``; the figures, numbers, verdicts and executed
+notebooks come finished from the asset step (``assets.py``). Every failure is a
+``PluginError`` that names the culprit.
 """
 
 from __future__ import annotations
 
-import html as html_lib
+import json
 import logging
+import subprocess
 import time
 from pathlib import Path
 
@@ -52,68 +54,16 @@ def figure_language(lang: str) -> str:
     return lang
 
 
-class PendingFile(File):
-    """A generated file that MkDocs must not copy: the plugin copies it once it exists.
-
-    Figures and the numbers may still be in the making while the pages are rendered; their
-    files are copied in ``on_post_build``, after waiting for them.
-    """
-
-    def copy_file(self, dirty: bool = False) -> None:
-        pass
-
-    def copy_now(self) -> None:
-        super().copy_file(False)
-
-
-class Workers:
-    """The asset worker: one per ``mkdocs build``, or one kept warm (TensorFlow and
-    matplotlib imported) across ``mkdocs serve`` rebuilds."""
-
-    def __init__(self, serving: bool = False):
-        self.serving = serving
-        self.warm = None  # the worker kept across serve rebuilds
-        self.one_shot = None  # the worker of one `mkdocs build`
-
-    def submit(self, cache: AssetCache, stale: list[str], data_stale: bool, jobs: int):
-        """Send the stale figures (and the numbers, if stale) to a worker; return the job."""
-        from attention_explained.sitebuild._internal.worker import Worker
-
-        if not self.serving:
-            self.one_shot = Worker(cache.root, jobs=jobs)
-            self.one_shot.on_stage = log_stage
-            job = self.one_shot.submit(cache, stale, data_stale)
-            self.one_shot.finish_input()
-            return job
-        if self.warm is None or not self.warm.alive():
-            self.warm = Worker(cache.root, jobs=jobs)
-            self.warm.on_stage = log_stage
-        return self.warm.submit(cache, stale, data_stale)
-
-    def finish(self) -> None:
-        """The build is over: close its worker (the warm one stays)."""
-        if not self.serving and self.one_shot is not None:
-            self.one_shot.close()
-            self.one_shot = None
-
-    def close(self) -> None:
-        """``mkdocs serve`` ends: stop the warm worker."""
-        if self.warm is not None:
-            self.warm.close()
-            self.warm = None
-
-
 class Build:
     """What one ``mkdocs build`` (every language of it) shares."""
 
-    def __init__(self, cache: AssetCache, stale: list[str], data_stale: bool):
-        self.cache, self.stale, self.data_stale = cache, stale, data_stale
+    def __init__(self, cache: AssetCache, computed: dict | None = None):
+        self.cache = cache
+        self.computed = computed or {}  # what the asset step this build ran made (none: fresh)
         self.clock = time.perf_counter()
-        self.job = None
-        self.runner = None
-        self.numbers: dict[str, str] | None = None
-        self.verdicts: dict | None = None
-        self.pending: list[PendingFile] = []
+        self.executed: dict[Path, Path] = {}  # notebook source → executed by the asset step
+        self.numbers: dict[str, str] = {}
+        self.verdicts: dict = {}
         self.site_dir = Path("site")
         self.render_context = ""
         from attention_explained.sitebuild._internal.notebook_html import SharedAssets
@@ -124,8 +74,6 @@ class Build:
         self.math_font = None  # math.MathFont: the font, its CSS, its code points
         self.notebook_pages: list[str] = []  # their HTML: the shared CSS keeps what they use
         self.copy_words: dict[str, tuple[str, str]] = {}  # theme language → copy button's words
-        self.number_names: dict[str, str] = {}  # token → {{ae:name}}, every page's
-        self.unfilled: list[tuple[str, str]] = []  # (written HTML, page): numbers come later
         self.claims: list[tuple[str, list[str]]] = []  # (page, claim names it marks)
         self.alt_claims: list[tuple[str, str]] = []  # (page, figure id whose alt text states)
         self.answers: list = []  # answers.Answer: exercises whose box checks a typed answer
@@ -133,47 +81,48 @@ class Build:
         self.llms: dict[str, dict] = {}  # lang → llms.txt's name, description and pages
         self.default_lang = LANGS[0]
         self.figures = True  # the ``figures`` option: without figures, pages get no card
-        # The asset step's manifest matches this build's keys: every asset is finished, the
-        # numbers are filled into the Markdown, and no worker runs (``start``).
-        self.from_manifest = False
         self.filled: dict[str, list] = {}  # page source → its numbers, by section (search.py)
         self.filled_urls: dict[str, list] = {}  # page URL → the same
 
-    # -- on_config: start everything stale, in parallel ----------------------------------
+    # -- on_config: the finished assets --------------------------------------------------
     @classmethod
     def start(
-        cls, options: PluginConfig, cache_dir: Path, docs_dir: Path, workers: Workers
+        cls, options: PluginConfig, cache_dir: Path, docs_dir: Path, config_dir: Path
     ) -> Build:
-        """Compute the cache keys; if the asset step's manifest is fresh for them, read the
-        finished numbers and verdicts; else (the fallback: ``mkdocs serve`` after an edit, a
-        build without ``assets build`` first) send what is stale to the worker. Start
-        executing the stale notebooks, cut the math font."""
-        from attention_explained.sitebuild.assets import manifest_fresh, manifest_path
+        """Compute the cache keys; if the asset step's manifest is not fresh for them (an
+        edit while serving, a bare ``mkdocs build``), run the asset step first, in its own
+        process; then read the finished numbers, verdicts and executed notebooks. Cut the
+        math font."""
+        from attention_explained.sitebuild.assets import (
+            expected_notebooks,
+            manifest_fresh,
+            manifest_path,
+            read_manifest,
+        )
 
         graph = ImportGraph(memo=memo_path(cache_dir))
         cache = AssetCache(cache_dir, graph)
-        if manifest_fresh(cache, figures=options.figures):
-            build = cls(cache, [], False)
-            build.from_manifest = True
-            build.data_ready()  # numbers and verdicts read now: pages are filled as rendered
-            log.info("attention-explained: assets from %s (no worker)", manifest_path(cache.root))
+        notebooks = expected_notebooks(cache, docs_dir, options.notebooks)
+        computed = None
+        if not manifest_fresh(cache, figures=options.figures, notebooks=notebooks):
+            run_asset_step(options, cache.root, docs_dir, config_dir)
+            graph = ImportGraph(memo=memo_path(cache_dir))  # what the step saw, read again
+            cache = AssetCache(cache_dir, graph)
+            notebooks = expected_notebooks(cache, docs_dir, options.notebooks)
+            if not manifest_fresh(cache, figures=options.figures, notebooks=notebooks):
+                raise PluginError(
+                    "attention-explained: the asset step finished, but its manifest "
+                    f"({manifest_path(cache.root)}) does not match this build's sources: "
+                    "did they change while it ran? Build again."
+                )
+            computed = (read_manifest(cache.root) or {}).get("computed")
         else:
-            stale = cache.stale_figures() if options.figures else []
-            build = cls(cache, stale, cache.data_stale())
+            log.info("attention-explained: assets from %s", manifest_path(cache.root))
+        build = cls(cache, computed)
         build.figures = options.figures
-        if build.stale or build.data_stale:
-            build.job = workers.submit(cache, build.stale, build.data_stale, options.jobs)
-        sources = sorted(
-            p for pattern in options.notebooks for p in docs_dir.glob(pattern) if p.is_file()
-        )
-        if sources:
-            from attention_explained.sitebuild._internal.notebooks import NotebookRunner
-
-            build.runner = NotebookRunner(
-                sources, cache_dir, timeout=options.notebook_timeout, graph=graph
-            )
-            build.runner.on_stage = log_stage
-            build.runner.start()
+        build.load_data()  # numbers and verdicts: pages are filled as they are rendered
+        # mkdocs-jupyter reads each notebook from the asset step's executed copy
+        build.executed = {docs_dir.resolve() / src: path for src, path in notebooks.items()}
         if options.math == "mathml":
             from attention_explained.sitebuild._internal import math
 
@@ -186,18 +135,15 @@ class Build:
     ) -> None:
         """The cached figures, numbers and MathJax or math font, served under ``prefix``."""
 
-        def add(name: str, path: Path, *, pending: bool = True) -> None:
+        def add(name: str, path: Path) -> None:
             """Serve ``path`` at ``<prefix><name>``; the src_uri carries the language so that
             i18n's lookup of ``figures/<id>.svg`` from a page finds this language's file."""
             stem, dot, ext = name.rpartition(".")
-            kind = PendingFile if pending and not self.from_manifest else File
-            file = kind.generated(config, f"{stem}.{lang}{dot}{ext}", abs_src_path=str(path))
+            file = File.generated(config, f"{stem}.{lang}{dot}{ext}", abs_src_path=str(path))
             file.dest_uri = f"{prefix}{name}"
             file.url = file.dest_uri
             file.abs_dest_path = str(Path(config.site_dir) / file.dest_uri)
             files.append(file)
-            if kind is PendingFile:
-                self.pending.append(file)
 
         if options.figures:
             for figure_id in self.cache.figure_ids:
@@ -221,52 +167,31 @@ class Build:
             from attention_explained.sitebuild._internal.mathjax import mathjax_files
 
             for rel, path in mathjax_files():
-                add(f"assets/mathjax/{rel}", path, pending=False)
+                add(f"assets/mathjax/{rel}", path)
         if self.math_font is not None and not prefix:  # every language links the root copy
             font, css, _ = self.math_font
-            add(f"assets/math/{font.name}", font, pending=False)
-            add("assets/math/math.css", css, pending=False)
+            add(f"assets/math/{font.name}", font)
+            add("assets/math/math.css", css)
 
     def use_executed_notebooks(self, files: Files) -> None:
         """mkdocs-jupyter reads each notebook page from its executed copy in the cache."""
-        if self.runner is None:
-            return
         for file in files.documentation_pages():
-            source = Path(file.abs_src_path or "")
-            if source in self.runner.keys:
-                file.abs_src_path = str(self.runner.output_path(source))
-
-    # -- on_pre_page ---------------------------------------------------------------------
-    def wait_for_notebook(self, page) -> None:
-        """Before mkdocs-jupyter reads a notebook, wait for its execution."""
-        runner = self.runner
-        if runner is None or not page.file.abs_src_path:
-            return
-        source = runner.source_for(Path(page.file.abs_src_path))
-        if source is not None:
-            from attention_explained.sitebuild._internal.notebooks import NotebookError
-
-            try:
-                runner.wait(source)
-            except NotebookError as exc:
-                raise PluginError(f"attention-explained: {exc}") from exc
+            source = Path(file.abs_src_path or "").resolve()
+            if source in self.executed:
+                file.abs_src_path = str(self.executed[source])
 
     # -- on_page_markdown: numbers, claims and figure lines --------------------------------
     def page_markdown(self, markdown: str, where: str, lang: str) -> str:
-        """Numbers filled in (from the manifest) or as tokens (filled once the worker made
-        them), claim markers taken out (checked once the verdicts exist), figure lines
+        """Numbers filled in (the Markdown extension's code, ``markdown_numbers.py``), claim
+        markers taken out (checked in ``on_post_build``), answer boxes placed, figure lines
         rewritten."""
         try:
             if md.has_numbers(markdown):
-                if self.from_manifest:  # the extension's code: markdown_numbers.py
-                    from attention_explained.sitebuild.markdown_numbers import fill_placeholders
-                    from attention_explained.sitebuild.search import section_numbers
+                from attention_explained.sitebuild.markdown_numbers import fill_placeholders
+                from attention_explained.sitebuild.search import section_numbers
 
-                    self.filled[where] = section_numbers(markdown, self.numbers)
-                    markdown = fill_placeholders(markdown, self.numbers, where)
-                else:
-                    markdown, names = md.mark_numbers(markdown, where)
-                    self.number_names.update(names)
+                self.filled[where] = section_numbers(markdown, self.numbers)
+                markdown = fill_placeholders(markdown, self.numbers, where)
             if "claim:" in markdown:
                 from attention_explained.sitebuild._internal.claims import take_claims
 
@@ -275,15 +200,8 @@ class Build:
             if "answer:" in markdown:
                 from attention_explained.sitebuild._internal.answers import take_answers
 
-                markdown, answers, names = take_answers(markdown, where)
+                markdown, answers = take_answers(markdown, where, self.numbers)
                 self.answers.extend(answers)
-                if self.from_manifest:  # each box's expected answer, at once
-                    from attention_explained.sitebuild._internal.answers import check_answers
-
-                    check_answers(answers, self.numbers)
-                    markdown = md.fill_numbers(markdown, names, self.numbers, where)
-                else:
-                    self.number_names.update(names)
             if "figures/" in markdown:
                 markdown = self.figure_lines(markdown, lang, where)
         except ValueError as exc:  # MarkdownError, AnswerError
@@ -343,15 +261,7 @@ class Build:
         return notebook_html.link_shared(html, page.url, self.shared)
 
     def typeset(self, html: str, page) -> str:
-        """TeX → MathML at build time; a formula the font cannot draw stops the build, and
-        so does a number inside math or a heading."""
-        if md.TOKEN.search(html):
-            misplaced = md.misplaced_numbers(html)
-            if misplaced:
-                raise PluginError(
-                    f"attention-explained: {page.file.src_uri}: {misplaced[0]} "
-                    "(write the {{ae:…}} number outside $…$ and outside headings)"
-                )
+        """TeX → MathML at build time; a formula the font cannot draw stops the build."""
         if self.math_font is None:
             return html
         from attention_explained.sitebuild._internal import math
@@ -363,14 +273,8 @@ class Build:
 
     # -- on_post_page --------------------------------------------------------------------
     def page_output(self, output: str, page, config: MkDocsConfig) -> str:
-        """The numbers in the page's HTML if they exist by now (else in ``on_post_build``);
-        the Colab install cell in the page's executed .ipynb."""
-        if md.TOKEN.search(output):
-            if self.data_ready():
-                self.check_answers()
-                output = self.fill(output, page.file.src_uri)
-            else:  # written with tokens; on_post_build fills it
-                self.unfilled.append((page.file.abs_dest_path, page.file.src_uri))
+        """Links to a PDF edition this build lacks hidden; the Colab install cell in the
+        page's executed .ipynb."""
         if ".pdf" in output:  # links to a PDF edition that this build does not have
             from attention_explained.pdf_links import hide_missing
 
@@ -390,49 +294,20 @@ class Build:
 
     # -- on_post_build: after the last language -------------------------------------------
     def complete(self) -> None:
-        """Wait for the worker, copy the figures, check every claim, and put the numbers in
-        the pages written before they existed and in the search index. New numbers go in
-        first, while the last figures are drawn."""
-        numbers_first = self.job is not None and self.job.settled("data")
-        if numbers_first:
-            self.use_numbers()
-        if self.job is not None:
-            try:
-                self.job.wait()  # every failure of the job, figures' and numbers'
-            except RuntimeError as exc:
-                raise PluginError(f"attention-explained: {exc}") from exc
-        while self.pending:  # every language's
-            self.pending.pop().copy_now()
-        if not numbers_first:
-            self.use_numbers()
-
-    def data_ready(self) -> bool:
-        """The numbers and verdicts are in the cache (raises if making them failed)."""
-        job = self.job
-        if job is not None and "data" in job.ready:
-            if not job.ready["data"].is_set():
-                return False
-            try:
-                job.wait_data()
-            except RuntimeError as exc:
-                raise PluginError(f"attention-explained: {exc}") from exc
-        if self.numbers is None:
-            from attention_explained.sitebuild._internal.claims import ClaimError
-
-            self.numbers = self.cache.load_numbers()
-            try:
-                self.verdicts = self.cache.load_claims()
-            except ClaimError as exc:  # a check raised: named, without a traceback
-                raise PluginError(f"attention-explained: {exc}") from exc
-        return True
-
-    def use_numbers(self) -> None:
-        """Load the numbers, check every claim against them, fill the pages written before."""
-        self.data_ready()
+        """Every claim a page marks or a figure's alt text states holds (the verdicts came
+        with the assets); every answer marker names a number a reader can type."""
         self.check_claims()
         self.check_answers()
-        if not self.from_manifest:  # with the manifest, nothing was written with tokens
-            self.fill_written()
+
+    def load_data(self) -> None:
+        """Read the finished numbers and verdicts from the cache."""
+        from attention_explained.sitebuild._internal.claims import ClaimError
+
+        self.numbers = self.cache.load_numbers()
+        try:
+            self.verdicts = self.cache.load_claims()
+        except ClaimError as exc:  # a check raised: named, without a traceback
+            raise PluginError(f"attention-explained: {exc}") from exc
 
     def check_claims(self) -> None:
         """Every claim a page marks or a figure's alt text states must hold (verdicts exist)."""
@@ -456,30 +331,6 @@ class Build:
             check_answers(self.answers, self.numbers)
         except AnswerError as exc:
             raise PluginError(f"attention-explained: {exc}") from exc
-
-    def fill(self, text: str, where: str, escape=None) -> str:
-        try:
-            return md.fill_numbers(
-                text,
-                self.number_names,
-                self.numbers,
-                where,
-                escape=escape or html_lib.escape,
-            )
-        except ValueError as exc:
-            raise PluginError(f"attention-explained: {exc}") from exc
-
-    def fill_written(self) -> None:
-        """Numbers into the pages written before they existed, and into the search indexes."""
-        while self.unfilled:
-            path, where = self.unfilled.pop()
-            target = Path(path)
-            target.write_text(self.fill(target.read_text("utf-8"), where), encoding="utf-8")
-        for index in sorted(self.site_dir.glob("**/search/search_index.json")):
-            text = index.read_text("utf-8")
-            if md.TOKEN.search(text):
-                filled = self.fill(text, str(index), md.json_string)
-                index.write_text(filled, encoding="utf-8")
 
     # -- on_page_context: what a shared link and a search engine read ----------------------
     def lastmod(self, file, config: MkDocsConfig) -> str:
@@ -638,8 +489,8 @@ class Build:
         jupyter.config["cache_dir"] = str(self.notebook_html[lang].folder)
 
     def close(self) -> None:
-        """Keep the math conversions for the next build; stop the notebook kernel; install
-        the pages mkdocs-jupyter rendered (every language's is done by now)."""
+        """Keep the math conversions for the next build; install the pages mkdocs-jupyter
+        rendered (every language's is done by now)."""
         while self.notebook_html:
             _, pages = self.notebook_html.popitem()
             pages.install()
@@ -647,15 +498,14 @@ class Build:
             from attention_explained.sitebuild._internal import math
 
             math.save_conversions(math.conversions_path(self.cache.root))
-        if self.runner is not None:
-            self.runner.close()
 
     def summary(self, figures: bool, reused: str) -> str:
-        """The build's last log line: what was made, what came from the cache."""
-        cached = len(self.cache.figure_ids) - len(self.stale) if figures else 0
-        executed = len(self.runner.executed) if self.runner else 0
+        """The build's last log line: what its asset step made, what came from the cache."""
+        rendered = len(self.computed.get("figures", ())) if figures else 0
+        cached = len(self.cache.figure_ids) - rendered if figures else 0
+        executed = len(self.computed.get("notebooks", ()))
         return (
-            f"attention-explained: figures rendered {len(self.stale)}, from cache {cached}; "
+            f"attention-explained: figures rendered {rendered}, from cache {cached}; "
             f"notebooks executed {executed}{reused}; {time.perf_counter() - self.clock:.1f} s"
         )
 
@@ -677,3 +527,46 @@ def template_cache(folder: Path):
 
     folder.mkdir(parents=True, exist_ok=True)
     return FileSystemBytecodeCache(str(folder))
+
+
+def run_asset_step(options: PluginConfig, cache_root: Path, docs_dir: Path, cwd: Path) -> None:
+    """``python -m attention_explained assets build`` for this build's options, in its own
+    process (TensorFlow stays out of MkDocs, and a serve rebuild runs the package as it is
+    on disk now); its stage lines go to the log, its progress to the log at info. A
+    PluginError carries its error output, which names the figure or notebook that failed."""
+    import sys
+
+    from attention_explained.sitebuild._internal.compute import EVENT, die_with_parent
+    from attention_explained.sitebuild.assets import asset_step_command
+
+    command = asset_step_command(
+        cache_root,
+        docs_dir=docs_dir,
+        notebooks=options.notebooks,
+        notebook_timeout=options.notebook_timeout,
+        jobs=options.jobs,
+    )
+    log.info("attention-explained: assets are stale; running the asset step first")
+    start = time.perf_counter()
+    result = subprocess.run(
+        command,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+        # if MkDocs dies (serve stopped mid-rebuild), the step and its drawing processes end
+        preexec_fn=die_with_parent if sys.platform == "linux" else None,
+    )
+    for line in result.stdout.splitlines():
+        log.info("attention-explained: %s", line)
+    for line in result.stderr.splitlines():
+        if line.startswith(EVENT):
+            event = json.loads(line[len(EVENT) :])
+            if event.get("event") == "stage":
+                log_stage(event["name"], event["seconds"])
+    if result.returncode != 0:
+        errors = "\n".join(
+            line for line in result.stderr.splitlines() if not line.startswith(EVENT)
+        )
+        raise PluginError(f"attention-explained: the asset step failed:\n{errors[-8000:]}")
+    log_stage("asset-step", time.perf_counter() - start)

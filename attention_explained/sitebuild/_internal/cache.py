@@ -15,7 +15,8 @@
     <root>/search/lexicon-<key>.json             search.py: the Korean lexicon,
     <root>/search/analyses-<key>.json              Kiwi's analysis of each indexed text,
     <root>/search/entries.json                     Material's search entries of each page
-    <root>/worker-*/                             a worker's scratch folder while it runs
+    <root>/assets-*/                             the asset step's scratch folder while it runs
+    <root>/manifest.json, assets.lock            the asset step's manifest; one step at a time
 
 Every entry is written, checked and replaced by :mod:`.._internal.storage`
 (the primitives, which know nothing of keys); what an entry's key covers is
@@ -129,7 +130,7 @@ class AssetCache:
                 f"cache entry {path} changed after it was checked ({exc}); build again"
             ) from exc
 
-    # -- installing what a worker made in its scratch folder ------------------------------
+    # -- installing what the asset step made in its scratch folder -----------------------
     def install_data(self, staged: Path) -> None:
         self.data_root.mkdir(parents=True, exist_ok=True)
         seal(staged)

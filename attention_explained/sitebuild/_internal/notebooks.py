@@ -27,6 +27,33 @@ class NotebookError(RuntimeError):
 # entries written before it are executed again rather than served with the old form.
 FORMAT = "2"
 
+# Which pages are notebooks (globs relative to docs/) and how long a cell may run: the
+# plugin's defaults (config.py) and the asset step's (assets.py), spelled once.
+NOTEBOOK_GLOBS = ("notebooks/*.md",)
+NOTEBOOK_TIMEOUT = 300
+
+
+def notebook_sources(docs_dir: Path, patterns) -> list[Path]:
+    """The jupytext notebooks under ``docs_dir`` that ``patterns`` match, sorted."""
+    docs_dir = Path(docs_dir)
+    return sorted({p for pattern in patterns for p in docs_dir.glob(pattern) if p.is_file()})
+
+
+def executed_path(cache_root: Path, source: Path, key: str) -> Path:
+    """Where the executed ``.ipynb`` of ``source`` (whose code has ``key``, ``code_key``)
+    lives in the cache at ``cache_root``: keyed by the code and by the source's own bytes
+    (its language's prose), so it is known before it exists."""
+    lang_key = digest(FORMAT, key, Path(source).read_bytes())
+    return Path(cache_root) / "notebooks" / lang_key / f"{stem(Path(source))}.ipynb"
+
+
+def executed_paths(sources, cache_root: Path, graph: ImportGraph) -> dict[Path, Path]:
+    """``executed_path`` of each source, with the keys of ``graph`` (the current code)."""
+    return {
+        src: executed_path(cache_root, src, graph.notebook_key(src.read_text("utf-8")))
+        for src in sources
+    }
+
 
 def _read(path: Path):
     """The jupytext notebook with cell ids from each cell's place, not jupytext's random ones
@@ -96,8 +123,8 @@ class _KernelSession:
             cwd=self.workdir.name, extra_arguments=["--IPKernelApp.log_level=ERROR"]
         )
         process = getattr(self.km.provisioner, "process", None)
-        if process is not None:  # a local kernel: it yields the CPU to the asset worker
-            from attention_explained.sitebuild._internal.worker import background_priority
+        if process is not None:  # a local kernel: it yields the CPU to the data
+            from attention_explained.sitebuild._internal.compute import background_priority
 
             background_priority(process.pid)
 
@@ -164,7 +191,8 @@ class NotebookRunner:
         # Kernels inherit this: quiet TensorFlow's C++ banners even if a notebook imports
         # keras before attention_explained. A value the user set wins.
         os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
-        self.cache_root = Path(cache_root) / "notebooks"
+        self.cache_dir = Path(cache_root)
+        self.cache_root = self.cache_dir / "notebooks"
         self.timeout = timeout
         self.sources = list(sources)
         graph = graph or ImportGraph()
@@ -188,8 +216,7 @@ class NotebookRunner:
 
     def output_path(self, source: Path) -> Path:
         """Where the executed ``.ipynb`` for ``source`` lives (known before it exists)."""
-        lang_key = digest(FORMAT, self.keys[source], source.read_bytes())
-        return self.cache_root / lang_key / f"{stem(source)}.ipynb"
+        return executed_path(self.cache_dir, source, self.keys[source])
 
     def source_for(self, executed: Path) -> Path | None:
         """The source notebook whose executed ``.ipynb`` is ``executed``, if any."""
@@ -273,11 +300,16 @@ def code_key(text: str) -> str:
 
 
 __all__ = [
+    "NOTEBOOK_GLOBS",
+    "NOTEBOOK_TIMEOUT",
     "NotebookError",
     "NotebookRunner",
     "coalesce_streams",
     "code_cells",
     "code_key",
+    "executed_path",
+    "executed_paths",
+    "notebook_sources",
     "number_cells",
     "stem",
 ]

@@ -3,8 +3,8 @@
 A rebuild converts and indexes every page of every language again, although an author
 changed one. Two memories, each keyed by everything its step reads:
 
-- ``RenderCache`` (``mkdocs serve``), Markdown→HTML: the page's final Markdown (numbers as
-  tokens, figure lines rewritten), its source path and URL, the site's files and their URLs
+- ``RenderCache`` (``mkdocs serve``), Markdown→HTML: the page's final Markdown (numbers filled
+  in, figure lines rewritten), its source path and URL, the site's files and their URLs
   (links are resolved against them), and the config file. A hit restores what
   ``Page.render`` sets.
 - ``SearchEntryCache`` (every build; kept on disk between builds), Material's search entries
