@@ -137,6 +137,9 @@ def _parser() -> argparse.ArgumentParser:
         "--no-notebooks", action="store_true", help="execute no notebook (a site without any)"
     )
     assets.add_argument(
+        "--no-figures", action="store_true", help="draw no figure (a site that shows none)"
+    )
+    assets.add_argument(
         "--notebook-timeout",
         type=int,
         default=None,
@@ -225,6 +228,7 @@ def _assets(args) -> int:
             docs_dir=args.docs if args.docs.is_dir() and not args.no_notebooks else None,
             notebooks=args.notebooks or NOTEBOOK_GLOBS,
             notebook_timeout=args.notebook_timeout or NOTEBOOK_TIMEOUT,
+            figures=not args.no_figures,
         )
     except RuntimeError as exc:  # names the notebook or figure and its error; not our stack
         print(f"assets: {exc}", file=sys.stderr, flush=True)

@@ -75,12 +75,15 @@ def asset_step_command(
     notebooks=NOTEBOOK_GLOBS,
     notebook_timeout: int = NOTEBOOK_TIMEOUT,
     jobs: int = 2,
+    figures: bool = True,
 ) -> list[str]:
     """The command line of this step (``python -m attention_explained assets build``) for
     these arguments: what the site build runs when it finds the assets stale."""
     command = [sys.executable, "-m", "attention_explained", "assets", "build"]
     command += ["--cache-dir", str(cache_root), "--jobs", str(jobs)]
     command += ["--notebook-timeout", str(notebook_timeout)]
+    if not figures:  # a site that shows none (the plugin's figures: false)
+        command.append("--no-figures")
     if docs_dir is None or not notebooks:
         return [*command, "--no-notebooks"]
     command += ["--docs", str(docs_dir)]
@@ -226,14 +229,18 @@ def build_assets(
     docs_dir: Path | None = None,
     notebooks=NOTEBOOK_GLOBS,
     notebook_timeout: int = NOTEBOOK_TIMEOUT,
+    figures: bool = True,
 ) -> dict:
     """Make whatever is stale, write the manifest; return it. ``report`` gets progress lines.
     The notebooks are the jupytext pages under ``docs_dir`` that the globs ``notebooks``
     match (none without ``docs_dir``); a failing one raises ``notebooks.NotebookError``,
-    which names it, and no manifest is written."""
+    which names it, and no manifest is written. ``figures=False`` draws no figure (a site
+    that shows none; its manifest is fresh only for ``manifest_fresh(..., figures=False)``)."""
     Path(cache_root).mkdir(parents=True, exist_ok=True)
     with _one_at_a_time(Path(cache_root)):  # the watcher and a build may both start one
-        return _build_assets(cache_root, jobs, report, docs_dir, notebooks, notebook_timeout)
+        return _build_assets(
+            cache_root, jobs, report, docs_dir, notebooks, notebook_timeout, figures
+        )
 
 
 @contextlib.contextmanager
@@ -246,10 +253,12 @@ def _one_at_a_time(cache_root: Path):
         yield
 
 
-def _build_assets(cache_root, jobs, report, docs_dir, notebooks, notebook_timeout) -> dict:
+def _build_assets(
+    cache_root, jobs, report, docs_dir, notebooks, notebook_timeout, figures=True
+) -> dict:
     cache = open_cache(cache_root)
     start = time.perf_counter()
-    stale = cache.stale_figures()
+    stale = cache.stale_figures() if figures else []
     data_stale = cache.data_stale()
     claims_stale = cache.load_cached_claims() is None
     docs_dir = Path(docs_dir).resolve() if docs_dir is not None else None

@@ -545,6 +545,7 @@ def run_asset_step(options: PluginConfig, cache_root: Path, docs_dir: Path, cwd:
         notebooks=options.notebooks,
         notebook_timeout=options.notebook_timeout,
         jobs=options.jobs,
+        figures=options.figures,
     )
     log.info("attention-explained: assets are stale; running the asset step first")
     start = time.perf_counter()
