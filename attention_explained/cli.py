@@ -207,29 +207,22 @@ def _assets(args) -> int:
     )
 
     cache_dir = args.cache_dir or default_cache_dir()
+    options = dict(  # the same for one run and for the watch
+        jobs=max(1, args.jobs),
+        report=lambda line: print(line, flush=True),
+        docs_dir=args.docs if args.docs.is_dir() and not args.no_notebooks else None,
+        notebooks=args.notebooks or NOTEBOOK_GLOBS,
+        notebook_timeout=args.notebook_timeout or NOTEBOOK_TIMEOUT,
+        figures=not args.no_figures,
+    )
     if args.action == "watch":
         try:
-            watch(
-                cache_dir,
-                jobs=max(1, args.jobs),
-                report=lambda line: print(line, flush=True),
-                docs_dir=args.docs if args.docs.is_dir() and not args.no_notebooks else None,
-                notebooks=args.notebooks or NOTEBOOK_GLOBS,
-                notebook_timeout=args.notebook_timeout or NOTEBOOK_TIMEOUT,
-            )
+            watch(cache_dir, **options)
         except KeyboardInterrupt:
             return 0
         return 0
     try:
-        build_assets(
-            cache_dir,
-            jobs=max(1, args.jobs),
-            report=lambda line: print(line, flush=True),
-            docs_dir=args.docs if args.docs.is_dir() and not args.no_notebooks else None,
-            notebooks=args.notebooks or NOTEBOOK_GLOBS,
-            notebook_timeout=args.notebook_timeout or NOTEBOOK_TIMEOUT,
-            figures=not args.no_figures,
-        )
+        build_assets(cache_dir, **options)
     except RuntimeError as exc:  # names the notebook or figure and its error; not our stack
         print(f"assets: {exc}", file=sys.stderr, flush=True)
         return 1

@@ -380,6 +380,7 @@ def watch(
     report=print,
     interval: float = 0.3,
     stop=None,
+    figures: bool = True,
 ) -> None:
     """Run the asset step now, and again whenever a package source or a notebook changes
     (looked at every ``interval`` seconds), until ``stop`` (a ``threading.Event``) is set.
@@ -399,6 +400,7 @@ def watch(
         notebooks=notebooks,
         notebook_timeout=notebook_timeout,
         jobs=jobs,
+        figures=figures,
     )
     seen = None
     while stop is None or not stop.is_set():
