@@ -55,7 +55,9 @@ PUBLIC = {
         "manifest_fresh",
         "manifest_path",
         "read_manifest",
+        "wait_for_watcher",  # a site build waits for the watcher's run of its sources
         "watch",  # `assets watch`, beside `mkdocs serve`
+        "watcher_pending",
     ],
     # the Python-Markdown extension that fills {{ae:…}} under any engine
     "markdown_numbers": ["NumbersExtension", "fill_placeholders", "load_numbers", "makeExtension"],

@@ -81,12 +81,23 @@ def _signals_as_in_a_terminal() -> None:
 
 
 class Serve:
-    """The fixture site under `mkdocs serve`, importing an editable package copy."""
+    """The fixture site under `mkdocs serve`, importing an editable package copy; with
+    ``cache``, the asset watcher beside it, as `make serve` runs them."""
 
-    def __init__(self, root: Path, package: Path, log: Path):
+    def __init__(self, root: Path, package: Path, log: Path, cache: Path | None = None):
         self.port = free_port()
         self.log = log
         env = dict(os.environ, PYTHONPATH=str(package), NO_MKDOCS_2_WARNING="1")
+        self.watcher = None
+        if cache is not None:
+            self.watcher_log = log.with_name("watch.log")
+            with open(self.watcher_log, "w", encoding="utf-8") as out:
+                self.watcher = subprocess.Popen(
+                    [sys.executable, "-m", "attention_explained", "assets", "watch",
+                     "--cache-dir", str(cache), "--docs", str(root / "docs")],
+                    cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT,
+                )  # fmt: skip
+            wait_for(lambda: "assets: up to date" in self.watched(), "the watcher's first run")
         with open(log, "w", encoding="utf-8") as out:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "mkdocs", "serve", "--livereload", "--dev-addr",
@@ -100,6 +111,9 @@ class Serve:
 
     def read(self) -> str:
         return self.log.read_text(encoding="utf-8", errors="replace")
+
+    def watched(self) -> str:
+        return self.watcher_log.read_text(encoding="utf-8", errors="replace")
 
     def rebuilds(self) -> int:
         return self.read().count("figures rendered")
@@ -123,6 +137,7 @@ def edit_figure_code(package: Path) -> None:
 
 @pytest.fixture
 def served(tmp_path, ae_cache, package_copy):
+    """`mkdocs serve` alone: a rebuild that finds the assets stale runs the asset step."""
     root = make_site(tmp_path / "site", ae_cache)
     serve = Serve(root, package_copy, tmp_path / "serve.log")
     try:
@@ -133,14 +148,30 @@ def served(tmp_path, ae_cache, package_copy):
             serve.process.wait()
 
 
+@pytest.fixture
+def served_and_watched(tmp_path, ae_cache, package_copy):
+    """`make serve`: the asset watcher, then `mkdocs serve` beside it."""
+    root = make_site(tmp_path / "site", ae_cache)
+    serve = Serve(root, package_copy, tmp_path / "serve.log", cache=ae_cache)
+    try:
+        yield root, package_copy, serve
+    finally:
+        for process in (serve.process, serve.watcher):
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+
+
 RATIO = f"""() => {{
     const img = [...document.images].find(i => i.src.includes('{FIGURE}.svg'));
     return img && img.complete && img.naturalWidth ? img.naturalHeight / img.naturalWidth : null;
 }}"""
 
 
-def test_page_and_figure_edits_show_in_the_tab(served, open_session):
-    root, package, serve = served
+def test_page_and_figure_edits_show_in_the_tab(served_and_watched, open_session):
+    """As under `make serve`: each figure edit is drawn by the watcher's warm run, which the
+    rebuild waits for; no rebuild runs the asset step itself."""
+    root, package, serve = served_and_watched
     session = open_session()
     page = session.page
     page.goto(serve.url)
@@ -178,6 +209,10 @@ def test_page_and_figure_edits_show_in_the_tab(served, open_session):
     wait_for(lambda: serve.rebuilds() > before_rebuilds + 1, "a second figure rebuild")
     # The Korean page changed; the English one came from the last rebuild's HTML.
     assert re.search(r"pages reused [1-9]", serve.read()), serve.read()
+    log = serve.read()
+    assert log.count("waited for the asset watcher's run") >= 2, log
+    assert "running the asset step first" not in log, log
+    assert serve.watched().count("figure logit-variance drawn") == 2, serve.watched()
     session.assert_clean()
 
 

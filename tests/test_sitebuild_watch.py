@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -89,3 +90,53 @@ def test_an_edit_to_the_package_remakes_what_it_changes_and_rewrites_the_manifes
         }
     finally:
         watch.stop()
+
+
+def children(pid: int) -> int:
+    """How many processes ``pid`` has started (Linux /proc)."""
+    count = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        count += int(fields[1]) == pid
+    return count
+
+
+def test_a_standby_whose_imported_code_changed_runs_the_step_afresh(
+    tmp_path, ae_cache, package_copy
+):
+    """The watch's standby imports a few package modules while it waits; if one of them is
+    edited before its run, the run is that of a fresh process (it imports the edit)."""
+    cache = tmp_path / "cache"
+    shutil.copytree(ae_cache, cache)
+    jobs = 2
+    standby = subprocess.Popen(
+        [sys.executable, "-m", "attention_explained.sitebuild._internal.standby", "-",
+         "--cache-dir", str(cache), "--jobs", str(jobs), "--no-notebooks"],
+        cwd=tmp_path, env=dict(os.environ, PYTHONPATH=str(package_copy)),
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + DEADLINE
+        # its drawing processes start after its imports: then it is waiting for "go"
+        while children(standby.pid) < jobs and standby.poll() is None:
+            assert time.monotonic() < deadline, "the standby never started its pool"
+            time.sleep(0.1)
+        imported = package_copy / "attention_explained/sitebuild/_internal/__init__.py"
+        # a line from the asset step's own process only (its drawing processes import the
+        # module too, and may do so after this edit)
+        marker = (
+            "\nimport multiprocessing, sys\n"
+            "if multiprocessing.current_process().name == 'MainProcess':\n"
+            '    sys.stderr.write("edited module\\n")\n'
+        )
+        imported.write_text(imported.read_text("utf-8") + marker, "utf-8")
+        out, _ = standby.communicate("go\n", timeout=DEADLINE)
+    finally:
+        if standby.poll() is None:
+            standby.kill()
+    assert standby.returncode == 0, out
+    assert "edited module" in out, out  # the run imported the module as it is now
+    assert "assets: wrote" in out, out

@@ -23,6 +23,7 @@ the manifest matches its own keys (:func:`manifest_fresh`).
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import logging
 import os
@@ -57,7 +58,9 @@ __all__ = [  # the promised interface (tests/test_api.py pins it); the rest may 
     "manifest_fresh",
     "manifest_path",
     "read_manifest",
+    "wait_for_watcher",
     "watch",
+    "watcher_pending",
 ]
 
 MANIFEST = "manifest.json"
@@ -315,7 +318,8 @@ def _compute(cache: AssetCache, stale: list[str], data_stale: bool, jobs: int, r
     fingerprints = cache.graph.fingerprints()
     pool = None
     try:
-        if stale:
+        pool = compute.take_standby_pool(max(1, jobs))  # started by a watcher's standby
+        if stale and pool is None:
             pool = ProcessPoolExecutor(
                 max_workers=max(1, jobs),
                 mp_context=multiprocessing.get_context("spawn"),  # never fork TensorFlow
@@ -326,21 +330,25 @@ def _compute(cache: AssetCache, stale: list[str], data_stale: bool, jobs: int, r
         with contextlib.redirect_stdout(sys.stderr):
             compute.import_tensorflow()
             drawings = {}
+            # A figure or two (an edit while serving): each language in its own process.
+            parts = [(lang,) for lang in LANGS] if 0 < len(stale) < max(1, jobs) else [None]
             for figure_id in stale:
                 import_module(module_name(figure_id))
                 data = compute.timed_data(figure_id, get(figure_id).data)
-                out = compute.scratch_figure(scratch, figure_id)
-                drawings[figure_id] = pool.submit(
-                    compute.draw_figure, figure_id, data, str(out), fingerprints
-                )
+                out = str(compute.scratch_figure(scratch, figure_id))
+                drawings[figure_id] = [
+                    pool.submit(compute.draw_figure, figure_id, data, out, fingerprints, langs)
+                    for langs in parts
+                ]
             if data_stale:
                 compute.make_data(compute.scratch_data(scratch))
                 cache.install_data(compute.scratch_data(scratch))
                 report("assets: numbers computed")
         failures = []
-        for figure_id, future in drawings.items() if stale else ():
+        for figure_id, futures in drawings.items() if stale else ():
             try:
-                future.result()
+                for future in futures:
+                    future.result()
             except Exception as exc:
                 failures.append(f"figure {figure_id}:\n{''.join(traceback.format_exception(exc))}")
                 continue
@@ -370,6 +378,123 @@ def sources_signature(docs_dir: Path | None, notebooks=NOTEBOOK_GLOBS) -> tuple:
     return tuple(signature)
 
 
+WATCHER_LOCK = "watcher.lock"  # held by a running watch for its whole life
+WATCHER_STATE = "watcher.json"  # what it last saw and whether its run of it is over
+
+
+def signature_digest(signature: tuple) -> str:
+    return hashlib.sha256(repr(signature).encode("utf-8")).hexdigest()[:16]
+
+
+def _held(lock_path: Path) -> bool:
+    """True if another open file holds ``lock_path``'s lock (a live watcher)."""
+    import fcntl
+
+    try:
+        with open(lock_path, "a") as lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return True
+            fcntl.flock(lock, fcntl.LOCK_UN)
+            return False
+    except OSError:
+        return False
+
+
+def watcher_pending(cache_root: Path) -> bool:
+    """True while a live ``assets watch`` on this cache has not finished its run of the
+    sources as they are on disk now: a build should wait for that run rather than start its
+    own (``make serve``'s rebuild after an edit; it then finds the assets made)."""
+    cache_root = Path(cache_root)
+    try:
+        state = json.loads((cache_root / WATCHER_STATE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    from attention_explained.sitebuild.keys import PACKAGE_DIR
+
+    if state.get("package") != str(PACKAGE_DIR):
+        return False  # it watches another copy of the package: not this build's sources
+    if not _held(cache_root / WATCHER_LOCK):
+        return False  # no watcher, or it died: its state is history
+    if state.get("running"):
+        return True
+    docs = Path(state["docs"]) if state.get("docs") else None
+    now = sources_signature(docs, tuple(state.get("notebooks", ())))
+    return state.get("signature") != signature_digest(now)
+
+
+def wait_for_watcher(cache_root: Path, *, timeout: float, interval: float = 0.05) -> bool:
+    """Wait (at most ``timeout`` seconds) while :func:`watcher_pending`; True if it waited."""
+    deadline = time.monotonic() + timeout
+    waited = False
+    while watcher_pending(cache_root) and time.monotonic() < deadline:
+        waited = True
+        time.sleep(interval)
+    return waited
+
+
+class Standby:
+    """The next asset step, warm (``_internal/standby.py``): TensorFlow imported and the
+    drawing processes started while the author edits; :meth:`run` starts the step in it."""
+
+    def __init__(self, command: list[str], cwd: Path | None = None):
+        import subprocess
+
+        from attention_explained.sitebuild._internal.compute import die_with_parent
+
+        options = command[command.index("build") + 1 :]
+        self.cold = command
+        self.result, result_w = os.pipe()  # its exit code, before its teardown
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "attention_explained.sitebuild._internal.standby",
+             str(result_w), *options],
+            stdin=subprocess.PIPE, cwd=cwd, text=True, pass_fds=(result_w,),
+            preexec_fn=die_with_parent if sys.platform == "linux" else None,
+        )  # fmt: skip
+        os.close(result_w)
+
+    def run(self) -> int:
+        """The asset step's exit code: run in the standby, or afresh if the standby died."""
+        import subprocess
+
+        from attention_explained.sitebuild._internal.compute import die_with_parent
+
+        if self.process.poll() is None:
+            try:
+                self.process.stdin.write("go\n")
+                self.process.stdin.close()
+            except BrokenPipeError:  # it died just now
+                self.process.wait()
+            else:
+                with os.fdopen(self._take_result(), "rb") as result:
+                    code = result.read().strip()  # written, or the end: it exited
+                return int(code) if code else self.process.wait()
+        os.close(self._take_result())
+        result = subprocess.run(
+            self.cold, check=False, preexec_fn=die_with_parent if sys.platform == "linux" else None
+        )
+        return result.returncode
+
+    def _take_result(self) -> int:
+        """The result pipe's descriptor, closed by the caller, once (a number closed twice
+        could by then be another file's)."""
+        fd, self.result = self.result, None
+        return fd
+
+    def close(self) -> None:
+        """End it (if it still waits) and wait for its exit."""
+        with contextlib.suppress(OSError):
+            self.process.stdin.close()  # end of input: a waiting standby ends without a run
+        if self.result is not None:
+            os.close(self._take_result())
+        try:
+            self.process.wait(timeout=30)
+        except Exception:
+            self.process.kill()
+            self.process.wait()
+
+
 def watch(
     cache_root: Path,
     *,
@@ -378,22 +503,28 @@ def watch(
     notebook_timeout: int = NOTEBOOK_TIMEOUT,
     jobs: int = 2,
     report=print,
-    interval: float = 0.3,
+    interval: float = 0.1,
     stop=None,
     figures: bool = True,
 ) -> None:
     """Run the asset step now, and again whenever a package source or a notebook changes
     (looked at every ``interval`` seconds), until ``stop`` (a ``threading.Event``) is set.
 
-    Each run is ``python -m attention_explained assets build`` in a fresh process, so it
-    imports the package as it is on disk; it rewrites the manifest atomically, and a site
-    build waits for it (the lock) instead of making the same assets again. A failing run is
-    reported and the watch goes on: the next change runs it again. A run is ended with the
-    watch (Linux: it gets SIGTERM when this process dies)."""
-    import subprocess
+    Each run is ``python -m attention_explained assets build``, run in a :class:`Standby`
+    started after the run before (TensorFlow imported, drawing processes up), so it imports
+    the package as it is on disk at the run, not at the standby's start; it rewrites the
+    manifest atomically. While it lives the watch holds ``<cache>/watcher.lock`` and keeps
+    ``<cache>/watcher.json`` (the sources it last saw, whether its run of them is over): a
+    site build that finds the assets stale waits for that run (:func:`watcher_pending`)
+    instead of making them again. A failing run is reported and the watch goes on: the next
+    change runs it again. A run ends with the watch (Linux: SIGTERM when this process dies)."""
+    import fcntl
 
-    from attention_explained.sitebuild._internal.compute import die_with_parent
+    from attention_explained.figures.render import write_atomic
 
+    cache_root = Path(cache_root)
+    cache_root.mkdir(parents=True, exist_ok=True)
+    docs_dir = Path(docs_dir).resolve() if docs_dir is not None else None  # as builds see it
     command = asset_step_command(
         cache_root,
         docs_dir=docs_dir,
@@ -402,21 +533,41 @@ def watch(
         jobs=jobs,
         figures=figures,
     )
+    lock = open(cache_root / WATCHER_LOCK, "a")  # noqa: SIM115  (held until the watch ends)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        lock.close()
+        raise SystemExit(f"assets watch: another watch is running on {cache_root}") from None
     seen = None
-    while stop is None or not stop.is_set():
-        now = sources_signature(docs_dir, notebooks)
-        if now != seen:
-            seen = now
-            result = subprocess.run(
-                command,
-                check=False,
-                preexec_fn=die_with_parent if sys.platform == "linux" else None,
-            )
-            if result.returncode != 0:
-                report("assets: the asset step failed; watching for the next change")
+    from attention_explained.sitebuild.keys import PACKAGE_DIR
+
+    where = {"package": str(PACKAGE_DIR), "docs": str(docs_dir) if docs_dir else None}
+    where["notebooks"] = list(notebooks) if docs_dir else []
+
+    def state(signature, running: bool) -> None:
+        value = dict(where, signature=signature_digest(signature), running=running)
+        write_atomic(cache_root / WATCHER_STATE, json.dumps(value).encode("utf-8"))
+
+    standby = Standby(command)
+    try:
+        while stop is None or not stop.is_set():
+            now = sources_signature(docs_dir, notebooks)
+            if now != seen:
+                seen = now
+                state(now, running=True)
+                returncode = standby.run()
+                state(now, running=False)
+                previous, standby = standby, Standby(command)
+                previous.close()  # its teardown, while the next one warms up
+                if returncode != 0:
+                    report("assets: the asset step failed; watching for the next change")
+                else:
+                    report("assets: up to date; watching for changes")
+            if stop is not None:
+                stop.wait(interval)
             else:
-                report("assets: up to date; watching for changes")
-        if stop is not None:
-            stop.wait(interval)
-        else:
-            time.sleep(interval)
+                time.sleep(interval)
+    finally:
+        standby.close()
+        lock.close()

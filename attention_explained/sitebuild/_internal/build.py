@@ -36,6 +36,9 @@ THEMES = (("light", ""), ("dark", ".dark"))  # theme → file suffix on the site
 
 # A page without a figure of its own shows this one in its card (share.py).
 DEFAULT_CARD = "saturation-heatmaps"
+# The longest a rebuild waits for the asset watcher's run (a cold one with every notebook
+# takes about a minute here) before it runs the asset step itself, which takes the lock.
+WATCHER_TIMEOUT = 900  # seconds
 
 
 def log_stage(name: str, seconds: float) -> None:
@@ -98,25 +101,35 @@ class Build:
             manifest_fresh,
             manifest_path,
             read_manifest,
+            wait_for_watcher,
         )
 
-        graph = ImportGraph(memo=memo_path(cache_dir))
-        cache = AssetCache(cache_dir, graph)
-        notebooks = expected_notebooks(cache, docs_dir, options.notebooks)
-        computed = None
-        if not manifest_fresh(cache, figures=options.figures, notebooks=notebooks):
-            run_asset_step(options, cache.root, docs_dir, config_dir)
-            graph = ImportGraph(memo=memo_path(cache_dir))  # what the step saw, read again
-            cache = AssetCache(cache_dir, graph)
+        def assets_now():
+            """The cache as the sources are now (keys read again), its notebooks, fresh?"""
+            cache = AssetCache(cache_dir, ImportGraph(memo=memo_path(cache_dir)))
             notebooks = expected_notebooks(cache, docs_dir, options.notebooks)
-            if not manifest_fresh(cache, figures=options.figures, notebooks=notebooks):
+            fresh = manifest_fresh(cache, figures=options.figures, notebooks=notebooks)
+            return cache, notebooks, fresh
+
+        cache, notebooks, fresh = assets_now()
+        computed = None
+        # under `make serve`: the watcher's run of this edit, warm, instead of a cold one here
+        if not fresh and wait_for_watcher(cache.root, timeout=WATCHER_TIMEOUT):
+            cache, notebooks, fresh = assets_now()
+            if fresh:  # what the watcher's run made, for this build's summary line
+                log.info("attention-explained: waited for the asset watcher's run")
+                computed = (read_manifest(cache.root) or {}).get("computed")
+        if not fresh:  # no watcher, or its run failed: this one shows the error
+            run_asset_step(options, cache.root, docs_dir, config_dir)
+            cache, notebooks, fresh = assets_now()  # what the step saw, read again
+            if not fresh:
                 raise PluginError(
                     "attention-explained: the asset step finished, but its manifest "
                     f"({manifest_path(cache.root)}) does not match this build's sources: "
                     "did they change while it ran? Build again."
                 )
             computed = (read_manifest(cache.root) or {}).get("computed")
-        else:
+        elif computed is None:
             log.info("attention-explained: assets from %s", manifest_path(cache.root))
         build = cls(cache, computed)
         build.figures = options.figures

@@ -59,6 +59,20 @@ class _Stage:
 
 _known: dict[str, str] | None = None  # module fingerprints this process has imported
 
+# (pool, jobs): the drawing pool a standby started before its asset step (standby.py)
+STANDBY_POOL = None
+
+
+def take_standby_pool(jobs: int):
+    """The standby's started drawing pool, once, if it has ``jobs`` processes; else None."""
+    global STANDBY_POOL
+    standby, STANDBY_POOL = STANDBY_POOL, None
+    if standby is not None and standby[1] == jobs:
+        return standby[0]
+    if standby is not None:
+        standby[0].shutdown(cancel_futures=True)
+    return None
+
 
 def forget_fingerprints() -> None:
     """Back to a fresh process's state: no module fingerprints recorded yet (for tests that
@@ -116,9 +130,12 @@ def warm_up(fingerprints: dict[str, str]) -> None:
     load_all()
 
 
-def draw_figure(figure_id: str, data, out: str, fingerprints: dict[str, str]) -> tuple[str, float]:
-    """The drawing processes' task: one figure's variants into ``out``, with the code as it
-    is now; returns the id and the seconds taken. (A test replaces it to draw nothing.)"""
+def draw_figure(
+    figure_id: str, data, out: str, fingerprints: dict[str, str], langs=None
+) -> tuple[str, float]:
+    """The drawing processes' task: one figure's variants into ``out`` (``langs``: only
+    theirs; every language's by default), with the code as it is now; returns the id and the
+    seconds taken. (A test replaces it to draw nothing.)"""
     from importlib import import_module
 
     refresh_modules(fingerprints)
@@ -127,7 +144,8 @@ def draw_figure(figure_id: str, data, out: str, fingerprints: dict[str, str]) ->
     from attention_explained.figures.render import render
 
     import_module(module_name(figure_id))  # re-registers it if it was just dropped
-    render([figure_id], Path(out), data={figure_id: data}, cards=True)
+    options = {} if langs is None else {"langs": langs}
+    render([figure_id], Path(out), data={figure_id: data}, cards=True, **options)
     return figure_id, time.perf_counter() - start
 
 
