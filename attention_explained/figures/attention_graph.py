@@ -35,17 +35,18 @@ STRINGS = {
     "through": {"ko": "$J$를 지나는 기울기", "en": "gradient through $J$"},
     "skips": {"ko": "$J$를 지나지 않는 기울기", "en": "gradient that skips $J$"},
     "note": {
-        "ko": "소프트맥스가 포화되면 $J \\approx 0$이라 쿼리·키로 가는 기울기는 사라지지만,\n"
-        "밸류로 가는 기울기는 $J$와 상관없다.",
-        "en": "A saturated softmax has $J \\approx 0$: the gradient to the query and keys\n"
-        "vanishes, but the one to the values does not depend on $J$.",
+        "ko": "소프트맥스가 포화되면 $J \\approx 0$이라 쿼리·키로 가는 기울기는 사라진다.\n"
+        "밸류로 가는 기울기는 $J$를 지나지 않지만, 가중치를 독차지한 키의 밸류로만 간다.",
+        "en": "Saturated, $J \\approx 0$: the gradient to the query and keys vanishes.\n"
+        "The one to the values skips $J$ but reaches only the winning key's value.",
     },
     "note_narrow": {
-        "ko": "소프트맥스가 포화되면 $J \\approx 0$이라\n쿼리·키로 가는 기울기는 사라지지만,\n"
-        "밸류로 가는 기울기는 $J$와 상관없다.",
+        "ko": "소프트맥스가 포화되면 $J \\approx 0$이라\n쿼리·키로 가는 기울기는 사라진다.\n"
+        "밸류로 가는 기울기는 $J$를 지나지 않지만\n독차지한 키의 밸류로만 간다.",
         "en": "A saturated softmax has $J \\approx 0$:\n"
-        "the gradient to the query and keys vanishes,\n"
-        "but the one to the values does not depend on $J$.",
+        "the gradient to the query and keys vanishes.\n"
+        "The one to the values skips $J$ but reaches\n"
+        "only the winning key's value.",
     },
     "title": {
         "ko": "쿼리·키로 가는 기울기만 야코비안 $J$를 지난다",
@@ -182,9 +183,9 @@ LAYOUTS = {
         "title": "title",
     },
     "narrow": {
-        "figsize": (NARROW_WIDTH, 8.2),
+        "figsize": (NARROW_WIDTH, 8.7),  # room for the note's four lines above the legend
         "xlim": (0, 6.2),
-        "ylim": (-2.3, 10.4),
+        "ylim": (-3.0, 10.4),
         "nodes": NODES_NARROW,
         "loss_bow": -0.5,  # from the loss up to the output, bowed left
         "dl_do": (2.55, 2.3, "right", "center"),
