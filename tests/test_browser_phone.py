@@ -213,12 +213,14 @@ def test_the_pencil_table_fits_a_phone(server, phone_session, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_korean_figure_captions_stand_upright(server, phone_session, lang):
     """Hangul has no italic: a Korean caption under a figure is upright (the browser slanted
-    it), an English one stays italic (extra.css)."""
-    session, page = open_phone_page(server, phone_session, localized("gradients/", lang))
-    styles = page.evaluate(
-        """() => [...document.querySelectorAll('.md-typeset p:has(> picture) + p > em:only-child')]
-            .map(e => getComputedStyle(e).fontStyle)"""
-    )
-    assert len(styles) >= 2, styles
-    assert set(styles) == {"normal" if lang == "ko" else "italic"}, styles
-    session.assert_clean()
+    it), an English one stays italic (extra.css); also a caption in two parts around a claim
+    marker (saturation's curves)."""
+    for path in ("gradients/", "saturation/"):
+        session, page = open_phone_page(server, phone_session, localized(path, lang))
+        styles = page.evaluate(
+            """() => [...document.querySelectorAll('.md-typeset p:has(> picture) + p > em')]
+                .map(e => getComputedStyle(e).fontStyle)"""
+        )
+        assert len(styles) >= 2, (path, styles)
+        assert set(styles) == {"normal" if lang == "ko" else "italic"}, (path, styles)
+        session.assert_clean()
