@@ -132,7 +132,9 @@ BLOCKING = ("serious", "critical")  # axe impacts that fail a test
 
 def blocking_violations(axe, page) -> list[str]:
     """Serious and critical axe violations, one line per rule: id, impact, targets."""
-    results = axe.run(page)
+    # Violations only: every rule still runs on every element; axe just does not collect
+    # the passing and inapplicable nodes (about 40 % of its time on the long pages).
+    results = axe.run(page, options={"resultTypes": ["violations"]})
     lines = []
     for violation in results.response["violations"]:
         if violation["impact"] not in BLOCKING:

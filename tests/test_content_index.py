@@ -64,7 +64,7 @@ ANSWER_PARTS = {
         r"d_k\\,\\sigma_q\^2\\sigma_k\^2",
         r"grows like \$\\sqrt\{d_k\}\$",
         r"\{\{ae:index\.answer\.std_raw\}\}.*\{\{ae:index\.answer\.std_sqrt\}\}",
-        r"must not depend on \$d_k\$",
+        r"assumed not to change with \$d_k\$",
         r"\]\(initialisation\.md\)",  # the page that measures real layers' size
         r"one key",
         r"pass almost no gradient back",
@@ -74,7 +74,7 @@ ANSWER_PARTS = {
         r"d_k\\,\\sigma_q\^2\\sigma_k\^2",
         r"\$\\sqrt\{d_k\}\$에 비례해 커집니다",
         r"\{\{ae:index\.answer\.std_raw\}\}.*\{\{ae:index\.answer\.std_sqrt\}\}",
-        r"\$d_k\$에 따라 달라지지 않아야",
+        r"\$d_k\$와 함께 변하지 않는다고 가정",
         r"\]\(initialisation\.md\)",
         r"키 하나",
         r"기울기를 거의 전달하지 못합니다",
