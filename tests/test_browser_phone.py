@@ -90,15 +90,22 @@ def test_no_page_scrolls_sideways_at_375px(server, phone_session, axe, lang, pat
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_home_formula_fits_a_narrow_window_without_scrolling(server, open_session, lang):
-    """The formula under the answer is whole in a 390 px window, with its math font and
-    without it (before the font arrives). Readers 23-29 saw its last "V" touch the edge: they
-    read a copy served without its /attention_explained/ prefix, where the math font 404s."""
+    """The formula under the answer is whole in a 390 px window, set in its math font (it was
+    391.3 px wide and its last "V" touched the edge, readers 23-29; extra.css sets display
+    math 4 % smaller in narrow windows) and before that font arrives (the fallback)."""
     for fonts in (True, False):
         session = open_session(console=False, viewport={"width": 390, "height": 900})
         page = session.page
         if not fonts:
             page.route("**/*.woff2", lambda route: route.abort())
         page.goto(server.url(localized("", lang)), wait_until="load")
+        if fonts:  # wait for the math font itself: fonts.ready alone may come before its load
+            family = page.evaluate(
+                "() => getComputedStyle(document.querySelector('div.arithmatex > math'))"
+                ".fontFamily.split(',')[0]"
+            )
+            load = f"() => document.fonts.load('16px {family}').then(faces => faces.length)"
+            assert page.evaluate(load), f"{lang}: the math font {family} did not load"
         page.evaluate("() => document.fonts.ready.then(() => true)")
         # the formula's rightmost glyph against its box's right edge, unrounded (it was 1.3 px
         # over, which scrollWidth may round away)
@@ -113,7 +120,7 @@ def test_the_home_formula_fits_a_narrow_window_without_scrolling(server, open_se
 
 # (page, selector of the box, what is in it): content that is wider than a phone on purpose.
 WIDE_CONTENT = [
-    ("gradients/", ".md-typeset div.arithmatex", "display math"),
+    ("multi-head/", ".md-typeset div.arithmatex", "display math"),  # MultiHead(Q, K, V) = …
     ("training/", ".md-typeset .md-typeset__scrollwrap", "table"),
 ]
 
