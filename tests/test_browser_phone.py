@@ -90,10 +90,11 @@ def test_no_page_scrolls_sideways_at_375px(server, phone_session, axe, lang, pat
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_home_formula_fits_a_narrow_window_without_scrolling(server, open_session, lang):
-    """The formula under the answer is whole in a 390 px window, set in its math font (it was
-    391.3 px wide and its last "V" touched the edge, readers 23-29; extra.css sets display
-    math 4 % smaller in narrow windows). Only with the served font: the fallback before it
-    arrives is the system's own math font, which differs from machine to machine."""
+    """The formula under the answer is whole in a 390 px window, set in its math font (in some
+    loads it was 391.3 px wide and its last "V" touched the edge, readers 23-29; extra.css sets
+    display math 4 % smaller in narrow windows, and this fails when the formula grows). Only
+    with the served font: the fallback before it arrives is the system's own math font, which
+    differs from machine to machine."""
     session = open_session(console=False, viewport={"width": 390, "height": 900})
     page = session.page
     page.goto(server.url(localized("", lang)), wait_until="load")

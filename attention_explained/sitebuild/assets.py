@@ -438,7 +438,7 @@ class Standby:
     """The next asset step, warm (``_internal/standby.py``): TensorFlow imported and the
     drawing processes started while the author edits; :meth:`run` starts the step in it."""
 
-    def __init__(self, command: list[str], cwd: Path | None = None):
+    def __init__(self, command: list[str]):
         import subprocess
 
         from attention_explained.sitebuild._internal.compute import die_with_parent
@@ -449,7 +449,7 @@ class Standby:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "attention_explained.sitebuild._internal.standby",
              str(result_w), *options],
-            stdin=subprocess.PIPE, cwd=cwd, text=True, pass_fds=(result_w,),
+            stdin=subprocess.PIPE, text=True, pass_fds=(result_w,),
             preexec_fn=die_with_parent if sys.platform == "linux" else None,
         )  # fmt: skip
         os.close(result_w)
