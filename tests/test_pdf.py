@@ -72,6 +72,16 @@ def editions(printed_site, one_system_font):
     return out
 
 
+@pytest.fixture(scope="module")
+def page_texts(editions) -> dict[str, list[str]]:
+    """Each edition's text, page by page, extracted once (pypdf takes about 15 s an edition;
+    three tests read it)."""
+    return {
+        lang: [page.extract_text() for page in pypdf.PdfReader(str(path)).pages]
+        for lang, path in editions.items()
+    }
+
+
 def embedded_fonts(reader) -> set[str]:
     """PostScript names of the fonts embedded in a PDF, without the subset tag (ABCDEF+)."""
     names = set()
@@ -145,13 +155,13 @@ def structure(reader) -> list[tuple[str, str]]:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_pdf_edition(built_site, editions, lang):
+def test_pdf_edition(built_site, editions, page_texts, lang):
     reader = pypdf.PdfReader(str(editions[lang]))
     pages = len(reader.pages)
     chapters = len(site_pages(built_site, lang))
     assert chapters + 2 <= pages <= 12 * chapters, f"{pages} pages for {chapters} site pages"
 
-    cover, toc = reader.pages[0].extract_text(), reader.pages[1].extract_text()
+    cover, toc = page_texts[lang][0], page_texts[lang][1]
     home_title = re.search(
         r"<title>([^<]*)</title>",
         (built_site.root / localized("", lang) / "index.html").read_text(encoding="utf-8"),
@@ -163,7 +173,7 @@ def test_pdf_edition(built_site, editions, lang):
     assert ("차례" if lang == "ko" else "Contents") in toc, toc[:200]
     assert len(re.findall(r"^\s*\d+\.", toc, re.M)) >= chapters - 1 or toc.count("\n") >= chapters
 
-    text = "".join(page.extract_text() for page in reader.pages)
+    text = "".join(page_texts[lang])
     hangul = len(HANGUL.findall(text))
     fonts = embedded_fonts(reader)
     foreign = fonts - edition_font_names(built_site)
@@ -239,10 +249,9 @@ def test_exercise_answers_are_read_from_the_folds():
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_pdf_prints_every_exercise_answer(built_site, editions, lang):
+def test_pdf_prints_every_exercise_answer(built_site, page_texts, lang):
     """The folds print open: each answer's text is in the PDF, on every teaching page."""
-    reader = pypdf.PdfReader(str(editions[lang]))
-    text = flat("".join(page.extract_text() for page in reader.pages))
+    text = flat("".join(page_texts[lang]))
     pages_with_exercises, missing = 0, []
     for page in site_pages(built_site, lang):
         answers = exercise_answers(page.read_text(encoding="utf-8"))
@@ -274,10 +283,9 @@ def exercise_questions_and_answers(html: str) -> list[tuple[str, str]]:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_pdf_prints_each_exercise_on_the_page_of_its_answer(built_site, editions, lang):
+def test_pdf_prints_each_exercise_on_the_page_of_its_answer(built_site, page_texts, lang):
     """A reader of the paper edition finds the answer under its question, not overleaf."""
-    reader = pypdf.PdfReader(str(editions[lang]))
-    pages = [flat(page.extract_text()) for page in reader.pages]
+    pages = [flat(text) for text in page_texts[lang]]
     checked, split = 0, []
     for page in site_pages(built_site, lang):
         for question, answer in exercise_questions_and_answers(page.read_text(encoding="utf-8")):
