@@ -119,6 +119,24 @@ def wait_for_math(page):
     page.evaluate("() => document.fonts.ready.then(() => true)")
 
 
+SCROLL_BOXES_MARKED = "() => document.documentElement.hasAttribute('data-ae-scrollboxes')"
+
+
+def open_ready(page, url: str):
+    """Open ``url`` and wait until the page can be read and measured: the load event, the
+    fonts (the math), and a11y.js's pass over the scroll boxes (which gives each wide box its
+    focusability and name). Returns the response, checked.
+
+    Not a quiet network (``networkidle``: half a second or more a page, for nothing these
+    tests read). The test that every page makes no request off 127.0.0.1
+    (test_browser.py::test_page_renders_cleanly) waits for it, to see late requests too."""
+    response = page.goto(url, wait_until="load")
+    assert response is not None and response.ok, f"{url}: HTTP {response and response.status}"
+    wait_for_math(page)
+    page.wait_for_function(SCROLL_BOXES_MARKED)
+    return response
+
+
 def all_pages() -> list[tuple[str, str]]:
     """(language, site-relative page folder) of every page, both languages."""
     return [(lang, localized(page, lang)) for lang in LANGS for page in source_pages()]

@@ -22,6 +22,7 @@ from browser_support import (
     RAW_TEX,
     PlaywrightError,
     localized,
+    open_ready,
     scheme,
     screenshot,
     wait_for_math,
@@ -153,7 +154,7 @@ def open_language_menu(page):
 def test_language_switcher_keeps_the_page(server, open_session, target):
     session = open_session()
     page = session.page
-    page.goto(server.url(target), wait_until="networkidle")
+    open_ready(page, server.url(target))
     assert page.evaluate("() => document.documentElement.lang") == "ko"
 
     open_language_menu(page)
@@ -167,7 +168,7 @@ def test_language_switcher_keeps_the_page(server, open_session, target):
         page.click('a.md-select__link[hreflang="ko"]')
     assert server.page_of(page.url) == target
     assert page.evaluate("() => document.documentElement.lang") == "ko"
-    page.wait_for_load_state("networkidle")
+    page.wait_for_load_state("load")
     session.assert_clean()
 
 
@@ -199,7 +200,7 @@ def wait_until_loaded(page, img_path_suffix: str):
 def test_palette_toggle_swaps_the_figure_variants(server, open_session, lang):
     session = open_session("light")
     page = session.page
-    page.goto(server.url(localized("saturation/", lang)), wait_until="networkidle")
+    open_ready(page, server.url(localized("saturation/", lang)))
     assert scheme(page) == "default"
     # The saturation page's first figure: bring it on screen, as a reader looking at it would
     # (a lazy image off screen never loads, so it has no current source to compare).
@@ -235,8 +236,7 @@ def test_a_figure_page_in_dark_mode(server, open_session, lang):
     saturation page: the home page has no figure in its main text)."""
     session = open_session("dark")
     page = session.page
-    page.goto(server.url(localized("saturation/", lang)), wait_until="networkidle")
-    wait_for_math(page)
+    open_ready(page, server.url(localized("saturation/", lang)))
     load_all_images(page)
     screenshot(page, lang, "saturation-dark")
     assert scheme(page) == "slate"
@@ -264,7 +264,7 @@ def test_search_finds_the_page(server, open_session, lang, term, source, expecte
     )
     session = open_session()
     page = session.page
-    page.goto(server.url(localized("", lang)), wait_until="networkidle")
+    open_ready(page, server.url(localized("", lang)))
     page.click("input.md-search__input")
     page.fill("input.md-search__input", term)
     # Material searches on keyup; fill() and typed Hangul only send input events.
@@ -297,8 +297,7 @@ def test_notebook_page_shows_outputs_and_offers_the_notebook(server, open_sessio
     session = open_session()
     page = session.page
     path = localized("notebooks/heatmaps/", lang)
-    page.goto(server.url(path), wait_until="networkidle")
-    wait_for_math(page)
+    open_ready(page, server.url(path))
 
     outputs = page.locator(".jp-OutputArea-output")
     texts = [
@@ -342,8 +341,7 @@ def test_notebook_cells_use_the_articles_full_width(server, open_session, lang, 
     its first line, and printed output keeps each line whole (it scrolls, never wraps)."""
     session = open_session()
     page = session.page
-    page.goto(server.url(path), wait_until="networkidle")
-    wait_for_math(page)
+    open_ready(page, server.url(path))
     widths = page.evaluate(
         """() => [document.querySelector('article.md-content__inner').clientWidth,
                   document.querySelector('.jp-Notebook').getBoundingClientRect().width]"""

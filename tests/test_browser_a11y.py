@@ -16,9 +16,9 @@ from browser_support import (
     HANGUL,
     blocking_violations,
     localized,
+    open_ready,
     scheme,
     screenshot,
-    wait_for_math,
 )
 from site_build import LANGS
 
@@ -33,13 +33,9 @@ HEAD_DIMENSION = next(t for t in load_term_sheet() if t.concept.startswith("$d_k
 def open_page(server, open_session, path: str, theme: str):
     session = open_session(theme)
     page = session.page
-    # "load", then what axe needs: the fonts (the math), and a11y.js's pass over the scroll
-    # boxes (a box it has not marked focusable yet is a violation). Waiting for the network
-    # to go quiet instead cost about a second a page for nothing axe reads.
-    response = page.goto(server.url(path), wait_until="load")
-    assert response is not None and response.ok, f"{path}: HTTP {response and response.status}"
-    wait_for_math(page)
-    page.wait_for_function("() => document.documentElement.hasAttribute('data-ae-scrollboxes')")
+    # what axe reads: the fonts (the math), and a11y.js's pass over the scroll boxes (a box it
+    # has not marked focusable yet is a violation)
+    open_ready(page, server.url(path))
     assert scheme(page) == THEMES[theme], f"{path}: not in the {theme} theme"
     if page.locator("#ae-explorer").count():
         page.wait_for_function("() => window.aeExplorer && aeExplorer.state.selfCheck")

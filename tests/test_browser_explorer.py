@@ -12,7 +12,14 @@ import re
 
 import numpy as np
 import pytest
-from browser_support import HANGUL, blocking_violations, localized, scheme, screenshot
+from browser_support import (
+    HANGUL,
+    blocking_violations,
+    localized,
+    open_ready,
+    scheme,
+    screenshot,
+)
 from site_build import LANGS
 
 from attention_explained import explorer
@@ -32,8 +39,7 @@ HEAD_DIMENSION = next(t for t in load_term_sheet() if t.concept.startswith("$d_k
 def open_explorer(server, open_session, lang: str, color_scheme: str = "light"):
     session = open_session(color_scheme)
     page = session.page
-    response = page.goto(server.url(localized(PAGE, lang)), wait_until="networkidle")
-    assert response is not None and response.ok, f"HTTP {response and response.status}"
+    open_ready(page, server.url(localized(PAGE, lang)))
     assert page.evaluate("() => document.documentElement.lang") == lang
     # Ready once the first update has run and the self-check against the package is done.
     page.wait_for_function(
@@ -306,7 +312,7 @@ def test_widget_in_light_and_dark(server, open_session, lang):
 def test_other_pages_are_left_alone(server, open_session, lang):
     session = open_session()
     page = session.page
-    page.goto(server.url(localized("saturation/", lang)), wait_until="networkidle")
+    open_ready(page, server.url(localized("saturation/", lang)))
     assert page.evaluate("() => typeof window.aeExplorer") == "undefined"
     assert page.evaluate("() => document.querySelectorAll('.ae-explorer').length") == 0
     session.assert_clean()
@@ -470,7 +476,7 @@ def test_pasted_vectors_show_their_row_scale_up_and_come_back_from_the_url(
     url = page.url
     assert "row=" in url and "x=16" in url, url
     other = open_session()
-    other.page.goto(url, wait_until="networkidle")
+    open_ready(other.page, url)
     other.page.wait_for_function("() => window.aeRow && aeRow.state.result")
     assert other.page.evaluate("() => aeRow.state.repeat") == 16
     assert other.page.evaluate("() => aeRow.state.parsed") == {"query": query, "keys": keys}
@@ -538,7 +544,7 @@ def test_a_bad_shared_url_shows_its_message_over_the_default_row(server, open_se
     session = open_session()
     page = session.page
     url = server.url(localized(PAGE, lang)) + "?row=1,2;3,zz&x=4"
-    page.goto(url, wait_until="networkidle")
+    open_ready(page, url)
     row_ready(page)
     message = page.locator(f"#{ROW}-error").inner_text()
     assert ("2번째 줄" in message) if lang == "ko" else ("Line 2, item 2: 'zz'" in message)
@@ -555,9 +561,7 @@ def test_a_bad_shared_url_shows_its_message_over_the_default_row(server, open_se
 def test_one_row_view_is_accessible_and_fits_a_phone(server, open_session, axe, lang):
     session = open_session("dark", viewport={"width": 390, "height": 844})
     page = session.page
-    page.goto(
-        server.url(localized(PAGE, lang)) + "?row=1,2;0,1;3,-1;2,2&x=4", wait_until="networkidle"
-    )
+    open_ready(page, server.url(localized(PAGE, lang)) + "?row=1,2;0,1;3,-1;2,2&x=4")
     row_ready(page)
     page.wait_for_function("() => window.aeExplorer && aeExplorer.state.selfCheck")
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390

@@ -14,8 +14,8 @@ from browser_support import (
     Session,
     blocking_violations,
     localized,
+    open_ready,
     screenshot,
-    wait_for_math,
 )
 from site_build import LANGS
 
@@ -44,12 +44,7 @@ def phone_session(open_session):
 def open_phone_page(server, phone_session, path: str):
     session = phone_session()
     page = session.page
-    response = page.goto(server.url(path), wait_until="networkidle")
-    assert response is not None and response.ok, f"{path}: HTTP {response and response.status}"
-    wait_for_math(page)
-    # a11y.js has marked the scroll boxes once MathJax has typeset.
-    page.wait_for_function("() => document.documentElement.hasAttribute('data-ae-scrollboxes')")
-    page.evaluate("() => document.fonts.ready")
+    open_ready(page, server.url(path))
     return session, page
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_support import PlaywrightError, localized, screenshot
+from browser_support import PlaywrightError, localized, open_ready, screenshot
 from site_build import DOCS, LANGS, lang_of_path, sources
 
 from attention_explained.sitebuild.terms import load_term_sheet
@@ -47,7 +47,7 @@ class SearchBox:
     def __init__(self, session, server, lang: str):
         self.session, self.server, self.lang = session, server, lang
         self.page = session.page
-        self.page.goto(server.url(localized("", lang)), wait_until="networkidle")
+        open_ready(self.page, server.url(localized("", lang)))
         self.page.click(BOX)
 
     def _type(self, query: str):
