@@ -102,12 +102,14 @@ def render(
                             payload = style.recolour_svg(svg, source, theme)
                         else:
                             fig = drawn(spec, figure_data, lang, theme, layout)
+                            payload = style.to_bytes(fig, spec.fmt)
+                            done[theme] = payload
                             if cards and layout == "wide" and theme == "light":
+                                # after the variant: the card takes its layout, and the
+                                # variant is the same with or without a card
                                 card = Path(out_dir) / card_name(figure_id, lang)
                                 write_atomic(card, style.card_png(fig))
                                 written.append(card)
-                            payload = style.to_bytes(fig, spec.fmt)
-                            done[theme] = payload
                     except Exception as exc:
                         where = f"lang={lang}, theme={theme}, layout={layout}"
                         raise FigureError(

@@ -398,7 +398,12 @@ CARD_WIDTH_PX = 1200  # a shared link's preview (Open Graph, X): PNG, since none
 
 def card_png(fig) -> bytes:
     """``fig`` as the PNG a shared link previews, ``CARD_WIDTH_PX`` wide, on a white ground
-    (no software string; the figure stays open for :func:`to_bytes`)."""
+    (no software string), in the layout :func:`to_bytes` gave it: call it after that.
+
+    Constrained layout is not idempotent (a second pass moves axes by a tenth of a point), so
+    it is not run again here: the card shows the variant's own layout, and drawing a card
+    first would have changed the variant."""
+    fig.set_layout_engine("none")
     buffer = io.BytesIO()
     dpi = CARD_WIDTH_PX / fig.get_figwidth()
     fig.savefig(buffer, format="png", dpi=dpi, metadata={"Software": None}, facecolor="white")
