@@ -8,6 +8,7 @@ into the repository's own .cache/.
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import shutil
 import subprocess
@@ -68,6 +69,12 @@ CACHE_ENV = "ATTENTION_EXPLAINED_CACHE"
 class BuiltSite:
     root: Path  # the site/ folder
     log: str
+    cache: Path | None = None  # its asset cache, when the build ran the asset step apart
+
+    def asset_step(self) -> dict:
+        """What its asset step (``asset_step``) printed and imported: ``{"log", "imported"}``."""
+        assert self.cache is not None, "this build ran no asset step of its own"
+        return json.loads((self.cache.parent / ASSET_RECORD).read_text(encoding="utf-8"))
 
     def pages(self) -> list[Path]:
         return sorted(p for p in self.root.rglob("index.html") if "assets" not in p.parts)
@@ -79,6 +86,44 @@ class BuiltSite:
 
     def page_lang(self, page: Path) -> str:
         return lang_of_path(self.page_path(page))
+
+
+# Runs the CLI with the given arguments, then prints which modules of MkDocs (and of the
+# build's other engines) the process imported by its end.
+ASSET_PROBE = """\
+import json, sys
+from attention_explained.cli import main
+code = main(sys.argv[1:])
+loaded = sorted({m.split(".")[0] for m in sys.modules} & {"mkdocs", "material", "properdocs"})
+print("IMPORTED " + json.dumps(loaded))
+sys.exit(code)
+"""
+ASSET_RECORD = "assets.json"  # beside the shared build's cache: its asset step's record
+
+
+def asset_step(cache: Path, *options: str, pythonpath: Path | None = None) -> tuple[list[str], str]:
+    """``python -m attention_explained assets build --cache-dir cache *options`` in a
+    subprocess, as `make build` runs it; returns the MkDocs-side modules it imported (none, if
+    the step is as it should be) and its output. ``pythonpath`` puts a package copy first."""
+    env = dict(os.environ)
+    if pythonpath is not None:
+        env["PYTHONPATH"] = f"{pythonpath}{os.pathsep}{env.get('PYTHONPATH', '')}"
+    result = subprocess.run(
+        [sys.executable, "-c", ASSET_PROBE, "assets", "build", "--cache-dir", str(cache), *options],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
+        cwd=cache.parent,  # not the repository: `-c` puts the working folder first on sys.path
+    )
+    if result.returncode != 0:
+        raise AssertionError(f"the asset step failed:\n{result.stderr[-6000:]}")
+    imported = next(
+        json.loads(line.removeprefix("IMPORTED "))
+        for line in result.stdout.splitlines()
+        if line.startswith("IMPORTED ")
+    )
+    return imported, result.stdout
 
 
 def strict_build(site_dir: Path, cache_dir: Path) -> BuiltSite:
@@ -119,13 +164,23 @@ def once_per_run(folder: Path, record: str, make: Callable[[], str]) -> str:
 
 def shared_build(run_dir: Path) -> BuiltSite:
     """The real site, built cold (a fresh cache) once for the whole test run into
-    ``run_dir``/built (``once_per_run``). Tests read it and never write into it."""
+    ``run_dir``/built (``once_per_run``), as `make build` builds it: the asset step in its own
+    process (``asset_step``, its record kept beside the cache), then ``mkdocs build --strict``.
+    Tests read it and never write into it (tests/test_sitebuild_assets.py reads the asset
+    step's record and works on a copy of the cache)."""
     require("site")
     folder = run_dir / "built"
-    log = once_per_run(
-        folder, "build.log", lambda: strict_build(folder / "site", folder / "cache").log
-    )
-    return BuiltSite(folder / "site", log)
+
+    def make() -> str:
+        cache = folder / "cache"
+        cache.mkdir(parents=True, exist_ok=True)
+        imported, log = asset_step(cache, "--docs", str(DOCS))
+        record = json.dumps({"imported": imported, "log": log}, ensure_ascii=False)
+        (folder / ASSET_RECORD).write_text(record, encoding="utf-8")
+        return strict_build(folder / "site", cache).log
+
+    log = once_per_run(folder, "build.log", make)
+    return BuiltSite(folder / "site", log, folder / "cache")
 
 
 def fixture_build(root: Path, cache_dir: Path) -> None:

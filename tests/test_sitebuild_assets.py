@@ -1,52 +1,27 @@
 """``python -m attention_explained assets build``: every asset into the cache, with a manifest,
-and no MkDocs. Run as a user runs it, in a subprocess, into a cache of this test's own."""
+and no MkDocs. Run as a user runs it, in a subprocess: the cold run is the one the run's shared
+build made (``built_site``), the later runs go into a copy of its cache."""
 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
+import shutil
 from pathlib import Path
 
 import pytest
+from site_build import DOCS, asset_step
 
 from attention_explained.figures import FIGURE_IDS
 from attention_explained.settings import LANGS
 
-pytestmark = pytest.mark.grid  # the cold run computes every number and figure (a subprocess)
-
-# Runs the command, then prints which modules of MkDocs (and of the build's other engines)
-# the process imported by its end.
-PROBE = """\
-import json, sys
-from attention_explained.cli import main
-code = main(sys.argv[1:])
-loaded = sorted({m.split(".")[0] for m in sys.modules} & {"mkdocs", "material", "properdocs"})
-print("IMPORTED " + json.dumps(loaded))
-sys.exit(code)
-"""
+# The cold run is the run's shared build's asset step (site_build.shared_build, as `make build`
+# runs it): every number, figure and notebook, in a subprocess.
+pytestmark = [pytest.mark.grid, pytest.mark.site]
+NOTEBOOKS = sorted(p.relative_to(DOCS).as_posix() for p in DOCS.glob("notebooks/*.md"))
 
 
-def assets_build(cache: Path, pythonpath: Path | None = None) -> tuple[list[str], str]:
-    env = dict(os.environ)
-    if pythonpath is not None:
-        env["PYTHONPATH"] = f"{pythonpath}{os.pathsep}{env.get('PYTHONPATH', '')}"
-    result = subprocess.run(
-        [sys.executable, "-c", PROBE, "assets", "build", "--cache-dir", str(cache)],
-        capture_output=True,
-        text=True,
-        check=False,
-        env=env,
-        cwd=cache.parent,  # not the repository: `-c` puts the working folder first on sys.path
-    )
-    assert result.returncode == 0, result.stderr[-4000:]
-    imported = next(
-        json.loads(line.removeprefix("IMPORTED "))
-        for line in result.stdout.splitlines()
-        if line.startswith("IMPORTED ")
-    )
-    return imported, result.stdout
+def assets_build(cache: Path, *options: str, pythonpath: Path | None = None):
+    return asset_step(cache, *options, pythonpath=pythonpath)
 
 
 def read_manifest(cache: Path) -> dict:
@@ -54,10 +29,13 @@ def read_manifest(cache: Path) -> dict:
 
 
 @pytest.fixture(scope="module")
-def cold(tmp_path_factory):
-    cache = tmp_path_factory.mktemp("assets-cache")
-    imported, log = assets_build(cache)
-    return cache, imported, log, read_manifest(cache)
+def cold(built_site, tmp_path_factory):
+    """The shared build's cold asset step: what it imported and printed, and a copy of its
+    cache (the later runs here write into the copy, never into the shared build's)."""
+    cache = tmp_path_factory.mktemp("assets") / "cache"
+    shutil.copytree(built_site.cache, cache)
+    record = built_site.asset_step()
+    return cache, record["imported"], record["log"], read_manifest(cache)
 
 
 def test_the_asset_step_imports_no_mkdocs(cold):
@@ -67,9 +45,17 @@ def test_the_asset_step_imports_no_mkdocs(cold):
 
 def test_a_cold_run_computes_everything_and_the_manifest_names_what_exists(cold):
     cache, _, _, manifest = cold
-    computed = {"figures": list(FIGURE_IDS), "data": True, "claims": True, "notebooks": []}
-    assert manifest["computed"] == computed
+    computed = manifest["computed"]
+    assert {k: v for k, v in computed.items() if k != "notebooks"} == {
+        "figures": list(FIGURE_IDS),
+        "data": True,
+        "claims": True,
+    }
+    # the notebooks were executed (a page whose code another has run is not run again)
+    assert computed["notebooks"] and set(computed["notebooks"]) <= set(NOTEBOOKS)
+    assert sorted(manifest["notebooks"]) == NOTEBOOKS
     paths = [manifest[kind] for kind in ("numbers", "values", "explorer", "claims")]
+    paths += manifest["notebooks"].values()
     assert sorted(manifest["languages"]) == sorted(LANGS)
     for lang, entry in manifest["languages"].items():
         paths.append(entry["numbers"])
@@ -87,7 +73,7 @@ def test_a_cold_run_computes_everything_and_the_manifest_names_what_exists(cold)
 
 def test_a_second_run_with_nothing_changed_computes_nothing(cold):
     cache, _, _, first = cold
-    imported, log = assets_build(cache)
+    imported, log = assets_build(cache, "--docs", str(DOCS))
     second = read_manifest(cache)
     assert second["computed"] == {"figures": [], "data": False, "claims": False, "notebooks": []}
     assert "0 of" in log and "numbers cached, claims cached" in log
@@ -101,7 +87,7 @@ def test_an_edited_figure_is_the_only_thing_computed_again(cold, tmp_path, packa
     cache, _, _, first = cold
     module = package_copy / "attention_explained/figures/temperature.py"
     module.write_text(module.read_text(encoding="utf-8") + "\n# touched\n", encoding="utf-8")
-    assets_build(cache, pythonpath=package_copy)
+    assets_build(cache, "--no-notebooks", pythonpath=package_copy)
     manifest = read_manifest(cache)
     computed = {"figures": ["temperature"], "data": False, "claims": False, "notebooks": []}
     assert manifest["computed"] == computed
