@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_support import PlaywrightError, localized, open_ready, screenshot
+from browser_support import localized, open_ready, screenshot
 from site_build import DOCS, LANGS, lang_of_path, sources
 
 from attention_explained.sitebuild.terms import load_term_sheet
@@ -25,7 +25,17 @@ pytestmark = [pytest.mark.browser, pytest.mark.site]
 
 BOX = "input.md-search__input"
 LINKS = "a.md-search-result__link"
-NONSENSE = "zqxjv"  # occurs nowhere: its result list is empty
+ITEMS = ".md-search-result__list > li"  # one per page found, with its sections' links
+META = ".md-search-result__meta"  # "12 matching documents", "12개의 일치하는 문서"
+META_IS = "([selector, text]) => document.querySelector(selector).textContent === text"
+META_IS_NOT = "([selector, text]) => document.querySelector(selector).textContent !== text"
+MORE_ITEMS = "([selector, shown]) => document.querySelectorAll(selector).length > shown"
+# Material renders the next four results when the result list's scroll box reaches its end
+# (a scroll event there); a box already at its end is scrolled away from it first.
+TO_THE_END = """async () => { const box = document.querySelector('.md-search__scrollwrap');
+    box.scrollTop = 0;
+    await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+    box.scrollTop = box.scrollHeight; }"""
 LINK_HREFS = "links => links.map(a => a.href)"
 
 
@@ -49,6 +59,10 @@ class SearchBox:
         self.page = session.page
         open_ready(self.page, server.url(localized("", lang)))
         self.page.click(BOX)
+        # Material's messages in the page's language ("search.result.none", ...)
+        self.words = self.page.evaluate(
+            "() => JSON.parse(document.getElementById('__config').textContent).translations"
+        )
 
     def _type(self, query: str):
         self.page.fill(BOX, query)
@@ -57,23 +71,24 @@ class SearchBox:
     def search(self, query: str, expect: bool = True) -> list[str]:
         """Site-relative pages of the results for `query`, best first; [] only if not expect."""
         page = self.page
-        self._type(NONSENSE)
-        page.wait_for_function(f"() => !document.querySelector('{LINKS}')")
+        # An empty box first: Material answers it with its placeholder, so the next message
+        # ("12 matching documents", "no matching documents") can only be the query's answer.
+        self._type("")
+        page.wait_for_function(META_IS, arg=[META, self.words["search.result.placeholder"]])
         self._type(query)
-        try:
-            # Results expected: wait as long as any wait (a busy machine is slow, not wrong).
-            # None expected: there is no event for "no result", so 10 s of none stands for it.
-            page.wait_for_selector(LINKS, timeout=None if expect else 10_000)
-        except PlaywrightError:
+        page.wait_for_function(META_IS_NOT, arg=[META, self.words["search.result.placeholder"]])
+        meta = page.locator(META).inner_text()
+        if meta == self.words["search.result.none"]:
             if not expect:
                 return []
-            meta = page.locator(".md-search-result__meta").inner_text()
             pytest.fail(f"searching {query!r} on /{localized('', self.lang)}: no results ({meta})")
-        # Material renders ten pages at a time and more as the list scrolls: load them all.
-        count = -1
-        while count != (count := page.locator(LINKS).count()):
-            page.locator(LINKS).last.scroll_into_view_if_needed()
-            page.wait_for_timeout(300)
+        # Material writes the number of pages found, renders the first ten with it, and four
+        # more each time the list's end scrolls into view: scroll until all are there.
+        total = int(re.search(r"\d+", page.locator(META).inner_text()).group())
+        page.wait_for_function(MORE_ITEMS, arg=[ITEMS, min(total, 10) - 1])  # the first ten
+        while (shown := page.locator(ITEMS).count()) < total:
+            page.evaluate(TO_THE_END)
+            page.wait_for_function(MORE_ITEMS, arg=[ITEMS, shown])
         hrefs = page.eval_on_selector_all(LINKS, LINK_HREFS)
         pages = [self.server.page_of(href.split("#")[0].split("?")[0]) for href in hrefs]
         return list(dict.fromkeys(pages))  # in order of rank, each page once
