@@ -35,34 +35,65 @@ def ask_at_once(run_dir, count=4, ask_for=shared_build) -> list:
     return results
 
 
+def fake_asset_step(steps: list):
+    """Stands in for site_build.asset_step (a real one is a cold asset step, about 50 s):
+    records its cache and writes one entry into it."""
+
+    def step(cache, *options):
+        steps.append((cache, options))
+        (cache / "entry").write_text("made", "utf-8")
+        return [], f"asset step {len(steps)}"
+
+    return step
+
+
 def test_the_site_is_built_once_and_every_asker_reads_that_build(tmp_path, monkeypatch):
-    calls = []
+    calls, steps = [], []
 
     def fake_build(site_dir, cache_dir):
+        assert (cache_dir / "entry").exists(), "the build ran before the asset step"
         calls.append((site_dir, cache_dir))
         (site_dir / "index.html").parent.mkdir(parents=True)
         (site_dir / "index.html").write_text("built", "utf-8")
         return BuiltSite(site_dir, f"log of build {len(calls)}")
 
+    monkeypatch.setattr(site_build, "asset_step", fake_asset_step(steps))
     monkeypatch.setattr(site_build, "strict_build", fake_build)
     results = ask_at_once(tmp_path)
-    assert len(calls) == 1, calls
+    assert len(calls) == len(steps) == 1, (calls, steps)
     site_dir, cache_dir = calls[0]
+    assert steps[0] == (cache_dir, ("--docs", str(site_build.DOCS)))
     assert cache_dir.parent == site_dir.parent == tmp_path / "built"  # cold: a cache of its own
     assert [(r.root, r.log) for r in results] == [(site_dir, "log of build 1")] * len(results)
+    assert {r.asset_step()["log"] for r in results} == {"asset step 1"}
 
 
 def test_a_failed_build_is_reported_to_every_asker_and_not_run_again(tmp_path, monkeypatch):
-    calls = []
+    calls, steps = [], []
 
     def failing_build(site_dir, cache_dir):
         calls.append(site_dir)
         raise AssertionError("strict build failed:\nERROR - a broken page")
 
+    monkeypatch.setattr(site_build, "asset_step", fake_asset_step(steps))
     monkeypatch.setattr(site_build, "strict_build", failing_build)
     results = ask_at_once(tmp_path)
-    assert len(calls) == 1, calls
+    assert len(calls) == len(steps) == 1, (calls, steps)
     assert all(isinstance(r, AssertionError) and "a broken page" in str(r) for r in results)
+
+
+def test_a_failed_asset_step_stops_the_build_and_is_reported_to_every_asker(tmp_path, monkeypatch):
+    steps, calls = [], []
+
+    def failing_step(cache, *options):
+        steps.append(cache)
+        raise AssertionError("the asset step failed:\nfigure softmax-curve: a broken drawing")
+
+    monkeypatch.setattr(site_build, "asset_step", failing_step)
+    monkeypatch.setattr(site_build, "strict_build", lambda *args: calls.append(args))
+    results = ask_at_once(tmp_path)
+    assert len(steps) == 1 and not calls, (steps, calls)
+    assert all(isinstance(r, AssertionError) and "softmax-curve" in str(r) for r in results)
 
 
 def test_the_fixture_cache_is_warmed_once_and_every_asker_gets_it(tmp_path, monkeypatch):
