@@ -112,6 +112,21 @@ def scheme(page) -> str | None:
     return page.evaluate("() => document.body.getAttribute('data-md-color-scheme')")
 
 
+SCHEMES = {"light": "default", "dark": "slate"}  # Material's palette scheme for each theme
+
+
+def press_palette_toggle(page, theme: str) -> None:
+    """Switch the page to ``theme`` with the header's palette toggle, as a reader does, and
+    wait until the scheme is set and its colour transitions are over (a colour read in the
+    middle of one is neither theme's)."""
+    page.locator('form[data-md-component="palette"] label.md-header__button:visible').click()
+    page.wait_for_function(
+        """scheme => document.body.getAttribute('data-md-color-scheme') === scheme
+            && document.getAnimations().every(a => !(a instanceof CSSTransition))""",
+        arg=SCHEMES[theme],
+    )
+
+
 def wait_for_math(page):
     """Wait until the page's math can be drawn: it is MathML made at build time, so this
     means the served math font has loaded (document.fonts settles)."""

@@ -23,6 +23,7 @@ from browser_support import (
     PlaywrightError,
     localized,
     open_ready,
+    press_palette_toggle,
     scheme,
     screenshot,
     wait_for_math,
@@ -216,15 +217,13 @@ def test_palette_toggle_swaps_the_figure_variants(server, open_session, lang):
     hero = shown_hero(page)
     assert urlsplit(hero["current"]).path.endswith("/figures/saturation-heatmaps.svg"), hero
 
-    page.locator('form[data-md-component="palette"] label.md-header__button:visible').click()
-    page.wait_for_function("() => document.body.getAttribute('data-md-color-scheme') === 'slate'")
+    press_palette_toggle(page, "dark")
     wait_until_loaded(page, "/figures/saturation-heatmaps.dark.svg")
     hero = shown_hero(page)
     assert urlsplit(hero["current"]).path.endswith("/figures/saturation-heatmaps.dark.svg"), hero
     assert hero["complete"] and hero["width"] > 0, hero
 
-    page.locator('form[data-md-component="palette"] label.md-header__button:visible').click()
-    page.wait_for_function("() => document.body.getAttribute('data-md-color-scheme') === 'default'")
+    press_palette_toggle(page, "light")
     hero = shown_hero(page)
     assert urlsplit(hero["current"]).path.endswith("/figures/saturation-heatmaps.svg"), hero
     session.assert_clean()

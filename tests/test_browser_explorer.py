@@ -17,6 +17,7 @@ from browser_support import (
     blocking_violations,
     localized,
     open_ready,
+    press_palette_toggle,
     scheme,
     screenshot,
 )
@@ -297,8 +298,7 @@ def test_widget_in_light_and_dark(server, open_session, lang):
     page.evaluate("() => window.scrollTo(0, 0)")
     screenshot(page, lang, "explorer-light")
 
-    page.locator('form[data-md-component="palette"] label.md-header__button:visible').click()
-    page.wait_for_function("() => document.body.getAttribute('data-md-color-scheme') === 'slate'")
+    press_palette_toggle(page, "dark")
     assert luminance(page, "#ae-explorer", "color") > 0.6
     assert luminance(page, "#ae-explorer", "backgroundColor") < 0.3
     press(page, "dim", "ArrowRight")  # still live after the switch
