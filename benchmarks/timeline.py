@@ -1,8 +1,9 @@
-"""Where a cold build's time goes: the worker's stage lines and MkDocs' own log.
+"""Where a cold build's time goes: the asset step's stage lines and MkDocs' own log.
 
-``attention-explained: stage <name> <s> s`` lines (TF import, numbers, each figure's data and
-drawing, training, after-training grid, notebook kernel, notebooks) and MkDocs' language
-lines, each time-stamped by :func:`runs.run` as it was read.
+``attention-explained: stage <name> <s> s`` lines (each figure's data, training, the
+after-training grid, numbers, the whole asset step) and MkDocs' language lines, each
+time-stamped by :func:`runs.run` as it was read. The plugin logs each stage line as the asset
+step writes it (run_asset_step), so a stage's start is its end minus its duration.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ BUILT = re.compile(r"Documentation built in ([\d.]+) seconds")
 def timeline(output: str, total: float) -> list[dict]:
     """Where one build's time went: ``{"stage", "start", "end", "seconds"}`` rows.
 
-    Worker and notebook stages come from their own timings, ending when their line was read;
+    The asset step's stages come from their own timings, ending when their line was read;
     "mkdocs start-up" runs from the process start to the first language's i18n line, each
     language from its i18n line to the next one (the default language's pages, then the
     nested build of the next language) and the last one to "Documentation built".
@@ -70,9 +71,9 @@ def median_timeline(runs: list[list[dict]]) -> list[dict]:
 
 def print_timeline(rows: list[dict], runs: int) -> None:
     print(f"\nCold build, where the time goes (median of {runs} runs; start = seconds after")
-    print("`mkdocs build` started, stages overlap: the worker, the notebook kernel and MkDocs")
-    print("run side by side; a figure-draw line is read when the worker collects the drawing,")
-    print("so its start is its end minus its duration and may be later than the real start)\n")
+    print("`mkdocs build` started; the asset step runs first, and inside it the data, the")
+    print("drawing processes and the notebook kernel overlap; a stage's start is its end minus")
+    print("its duration)\n")
     print("| stage | start s | seconds |")
     print("| --- | ---: | ---: |")
     for row in rows:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import logging
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -562,25 +563,36 @@ def run_asset_step(options: PluginConfig, cache_root: Path, docs_dir: Path, cwd:
     )
     log.info("attention-explained: assets are stale; running the asset step first")
     start = time.perf_counter()
-    result = subprocess.run(
+    process = subprocess.Popen(
         command,
         cwd=cwd,
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
-        check=False,
         # if MkDocs dies (serve stopped mid-rebuild), the step and its drawing processes end
         preexec_fn=die_with_parent if sys.platform == "linux" else None,
     )
-    for line in result.stdout.splitlines():
-        log.info("attention-explained: %s", line)
-    for line in result.stderr.splitlines():
-        if line.startswith(EVENT):
-            event = json.loads(line[len(EVENT) :])
-            if event.get("event") == "stage":
-                log_stage(event["name"], event["seconds"])
-    if result.returncode != 0:
-        errors = "\n".join(
-            line for line in result.stderr.splitlines() if not line.startswith(EVENT)
-        )
-        raise PluginError(f"attention-explained: the asset step failed:\n{errors[-8000:]}")
+    # Each line is logged as it comes, so the log's times are the stages' own (the bench's
+    # timeline reads them); progress (stdout) in a thread, stages and errors (stderr) here.
+    progress = threading.Thread(target=_log_progress, args=(process.stdout,), daemon=True)
+    progress.start()
+    errors = []
+    for line in process.stderr:
+        line = line.rstrip("\n")
+        if not line.startswith(EVENT):
+            errors.append(line)
+            continue
+        event = json.loads(line[len(EVENT) :])
+        if event.get("event") == "stage":
+            log_stage(event["name"], event["seconds"])
+    returncode = process.wait()
+    progress.join()
+    if returncode != 0:
+        text = "\n".join(errors)
+        raise PluginError(f"attention-explained: the asset step failed:\n{text[-8000:]}")
     log_stage("asset-step", time.perf_counter() - start)
+
+
+def _log_progress(stream) -> None:
+    for line in stream:
+        log.info("attention-explained: %s", line.rstrip("\n"))
