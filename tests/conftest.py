@@ -51,9 +51,10 @@ def pytest_runtest_teardown(item, nextitem):
 @pytest.fixture(scope="session")
 def ae_cache(tmp_path_factory, run_dir) -> Path:
     """One asset cache for this session's fixture-site builds (the real site has its own),
-    starting warm: a copy of the cache the run warms once with a plain fixture-site build
-    (site_build.warm_fixture_cache), so that pytest-xdist's workers do not each draw every
-    figure and compute the numbers again. A figure or number a test changes is made anew."""
+    starting warm: a copy of the cache the run warms once (site_build.warm_fixture_cache:
+    the real site's figures, numbers and verdicts, then a plain fixture-site build), so that
+    neither pytest-xdist's workers nor the fixture draw every figure and compute the numbers
+    again. A figure or number a test changes is made anew."""
     cache = tmp_path_factory.mktemp("ae-cache")
     shutil.copytree(warm_fixture_cache(run_dir), cache, dirs_exist_ok=True)
     return cache

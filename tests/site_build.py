@@ -143,12 +143,13 @@ def strict_build(site_dir: Path, cache_dir: Path) -> BuiltSite:
 
 def once_per_run(folder: Path, record: str, make: Callable[[], str]) -> str:
     """``make()`` once for the whole test run: the first process to ask runs it while holding
-    a lock in ``folder`` (which the run's pytest-xdist workers share) and keeps what it
+    ``folder/<record>.lock`` (the run's pytest-xdist workers share ``folder``) and keeps what it
     returns in ``folder/record``; the others wait on the lock, then read that, or raise the
-    same failure (an AssertionError from ``make``, kept in ``folder/build.failed``)."""
+    same failure (an AssertionError from ``make``, kept in ``folder/<record>.failed``). Each
+    record has its lock, so one ``make`` may ask for another's record in the same folder."""
     folder.mkdir(exist_ok=True)
-    done, failed = folder / record, folder / "build.failed"
-    with open(folder / "build.lock", "w") as lock:
+    done, failed = folder / record, folder / f"{record}.failed"
+    with open(folder / f"{record}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
         if not done.exists() and not failed.exists():
             try:
@@ -162,22 +163,36 @@ def once_per_run(folder: Path, record: str, make: Callable[[], str]) -> str:
     return done.read_text(encoding="utf-8")
 
 
-def shared_build(run_dir: Path) -> BuiltSite:
-    """The real site, built cold (a fresh cache) once for the whole test run into
-    ``run_dir``/built (``once_per_run``), as `make build` builds it: the asset step in its own
-    process (``asset_step``, its record kept beside the cache), then ``mkdocs build --strict``.
-    Tests read it and never write into it (tests/test_sitebuild_assets.py reads the asset
-    step's record and works on a copy of the cache)."""
+def shared_assets(run_dir: Path) -> Path:
+    """The real site's asset cache, made cold (a fresh cache) once for the whole test run
+    into ``run_dir``/built/cache by the asset step in its own process (``asset_step``, as
+    `make build` runs it; its record kept beside the cache). Never write into it."""
     require("site")
     folder = run_dir / "built"
+    cache = folder / "cache"
 
     def make() -> str:
-        cache = folder / "cache"
         cache.mkdir(parents=True, exist_ok=True)
         imported, log = asset_step(cache, "--docs", str(DOCS))
         record = json.dumps({"imported": imported, "log": log}, ensure_ascii=False)
         (folder / ASSET_RECORD).write_text(record, encoding="utf-8")
-        return strict_build(folder / "site", cache).log
+        return ""
+
+    once_per_run(folder, "assets.done", make)
+    return cache
+
+
+def shared_build(run_dir: Path) -> BuiltSite:
+    """The real site, built cold once for the whole test run into ``run_dir``/built
+    (``once_per_run``), as `make build` builds it: the asset step (``shared_assets``), then
+    ``mkdocs build --strict``. Tests read it and never write into it
+    (tests/test_sitebuild_assets.py reads the asset step's record and works on a copy of the
+    cache)."""
+    require("site")
+    folder = run_dir / "built"
+
+    def make() -> str:
+        return strict_build(folder / "site", shared_assets(run_dir)).log
 
     log = once_per_run(folder, "build.log", make)
     return BuiltSite(folder / "site", log, folder / "cache")
@@ -191,15 +206,26 @@ def fixture_build(root: Path, cache_dir: Path) -> None:
         raise AssertionError(f"fixture site build failed:\n{result.stderr[-6000:]}")
 
 
+# What the fixture site's cache takes from the real site's: the entries whose keys are the
+# package's code alone, the same for any site (cache.py: figures, numbers, verdicts; and the
+# import graph the keys are read from). The rest (notebooks, math, search, pages) is per site.
+SHARED_ENTRIES = ("figures", "data", "claims", "keys")
+
+
 def warm_fixture_cache(run_dir: Path) -> Path:
     """A fixture-site asset cache made warm once for the whole test run (``once_per_run``, as
-    ``shared_build``). Nothing writes into it afterwards: each session works on its own copy
-    (conftest's ``ae_cache``), so each worker no longer pays for its own cold build of the same
-    figures and numbers."""
+    ``shared_build``), starting from the real site's cold asset step (``shared_assets``: its
+    figures, numbers and verdicts are the fixture's too, so the run draws and computes them
+    once); the fixture build then makes what is the fixture's own. Nothing writes into it
+    afterwards: each session works on its own copy (conftest's ``ae_cache``)."""
     require("site")
     folder = run_dir / "fixture-cache"
 
     def warm() -> str:
+        seed = shared_assets(run_dir)
+        for entry in SHARED_ENTRIES:
+            if (seed / entry).is_dir():
+                shutil.copytree(seed / entry, folder / "cache" / entry)
         fixture_build(folder / "site", folder / "cache")
         return ""
 

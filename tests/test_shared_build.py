@@ -1,7 +1,7 @@
 """conftest's built_site: one build for the whole run, however many pytest-xdist workers ask
 for it (site_build.shared_build: a lock in the folder the run's processes share); and
 conftest's ae_cache: each session's copy of one fixture-site cache the run warms once
-(site_build.warm_fixture_cache, the same lock)."""
+(site_build.warm_fixture_cache, a lock of its own), from the shared build's asset step."""
 
 from __future__ import annotations
 
@@ -96,21 +96,43 @@ def test_a_failed_asset_step_stops_the_build_and_is_reported_to_every_asker(tmp_
     assert all(isinstance(r, AssertionError) and "softmax-curve" in str(r) for r in results)
 
 
-def test_the_fixture_cache_is_warmed_once_and_every_asker_gets_it(tmp_path, monkeypatch):
-    calls = []
+def fake_shared_assets(asked: list):
+    """Stands in for site_build.shared_assets (a real one is the cold asset step): a cache
+    with an entry of each kind the fixture shares, and one it does not."""
+
+    def assets(run_dir):
+        asked.append(run_dir)
+        seed = run_dir / "built" / "cache"
+        for entry in ("figures/f-key", "data/key", "notebooks/key"):
+            (seed / entry).mkdir(parents=True, exist_ok=True)
+            (seed / entry / "made").write_text(entry, "utf-8")
+        return seed
+
+    return assets
+
+
+def test_the_fixture_cache_is_warmed_once_from_the_shared_assets_and_every_asker_gets_it(
+    tmp_path, monkeypatch
+):
+    calls, asked = [], []
 
     def fake_build(root, cache_dir):
         calls.append((root, cache_dir))
-        cache_dir.mkdir(parents=True)
+        assert (cache_dir / "figures/f-key/made").exists(), "built before the shared entries"
         (cache_dir / "entry").write_text("warm", "utf-8")
 
+    monkeypatch.setattr(site_build, "shared_assets", fake_shared_assets(asked))
     monkeypatch.setattr(site_build, "fixture_build", fake_build)
     results = ask_at_once(tmp_path, ask_for=warm_fixture_cache)
     assert len(calls) == 1, calls
+    assert asked == [tmp_path]
     root, cache_dir = calls[0]
     assert root.parent == cache_dir.parent == tmp_path / "fixture-cache"
     assert results == [cache_dir] * len(results)
     assert (cache_dir / "entry").read_text("utf-8") == "warm"
+    # the code's entries are the real site's; the real site's notebooks are not the fixture's
+    assert (cache_dir / "data/key/made").read_text("utf-8") == "data/key"
+    assert not (cache_dir / "notebooks").exists()
 
 
 def test_a_failed_fixture_warm_up_is_reported_to_every_asker_and_not_run_again(
@@ -122,7 +144,23 @@ def test_a_failed_fixture_warm_up_is_reported_to_every_asker_and_not_run_again(
         calls.append(root)
         raise AssertionError("fixture site build failed:\nERROR - a broken page")
 
+    monkeypatch.setattr(site_build, "shared_assets", fake_shared_assets([]))
     monkeypatch.setattr(site_build, "fixture_build", failing_build)
     results = ask_at_once(tmp_path, ask_for=warm_fixture_cache)
     assert len(calls) == 1, calls
     assert all(isinstance(r, AssertionError) and "a broken page" in str(r) for r in results)
+
+
+def test_a_failed_shared_asset_step_fails_the_fixture_cache_too(tmp_path, monkeypatch):
+    steps, calls = [], []
+
+    def failing_step(cache, *options):
+        steps.append(cache)
+        raise AssertionError("the asset step failed:\nfigure softmax-curve: a broken drawing")
+
+    monkeypatch.setattr(site_build, "asset_step", failing_step)
+    monkeypatch.setattr(site_build, "fixture_build", lambda *args: calls.append(args))
+    results = ask_at_once(tmp_path, ask_for=warm_fixture_cache)
+    results += ask_at_once(tmp_path)  # and the shared build's askers, after it: no new step
+    assert len(steps) == 1 and not calls, (steps, calls)
+    assert all(isinstance(r, AssertionError) and "softmax-curve" in str(r) for r in results)
