@@ -47,6 +47,16 @@ def fake_asset_step(steps: list):
     return step
 
 
+def failing_asset_step(steps: list):
+    """Stands in for site_build.asset_step: records its cache, then fails naming a figure."""
+
+    def step(cache, *options):
+        steps.append(cache)
+        raise AssertionError("the asset step failed:\nfigure softmax-curve: a broken drawing")
+
+    return step
+
+
 def test_the_site_is_built_once_and_every_asker_reads_that_build(tmp_path, monkeypatch):
     calls, steps = [], []
 
@@ -85,11 +95,7 @@ def test_a_failed_build_is_reported_to_every_asker_and_not_run_again(tmp_path, m
 def test_a_failed_asset_step_stops_the_build_and_is_reported_to_every_asker(tmp_path, monkeypatch):
     steps, calls = [], []
 
-    def failing_step(cache, *options):
-        steps.append(cache)
-        raise AssertionError("the asset step failed:\nfigure softmax-curve: a broken drawing")
-
-    monkeypatch.setattr(site_build, "asset_step", failing_step)
+    monkeypatch.setattr(site_build, "asset_step", failing_asset_step(steps))
     monkeypatch.setattr(site_build, "strict_build", lambda *args: calls.append(args))
     results = ask_at_once(tmp_path)
     assert len(steps) == 1 and not calls, (steps, calls)
@@ -154,11 +160,7 @@ def test_a_failed_fixture_warm_up_is_reported_to_every_asker_and_not_run_again(
 def test_a_failed_shared_asset_step_fails_the_fixture_cache_too(tmp_path, monkeypatch):
     steps, calls = [], []
 
-    def failing_step(cache, *options):
-        steps.append(cache)
-        raise AssertionError("the asset step failed:\nfigure softmax-curve: a broken drawing")
-
-    monkeypatch.setattr(site_build, "asset_step", failing_step)
+    monkeypatch.setattr(site_build, "asset_step", failing_asset_step(steps))
     monkeypatch.setattr(site_build, "fixture_build", lambda *args: calls.append(args))
     results = ask_at_once(tmp_path, ask_for=warm_fixture_cache)
     results += ask_at_once(tmp_path)  # and the shared build's askers, after it: no new step
