@@ -2,7 +2,8 @@
 
 The editions are printed by a Chromium that sees one system font, DejaVu Sans (a fontconfig
 of its own): like a fresh machine with no CJK font, even where one is installed (this one has
-fonts-noto-cjk for screenshots). Checked with pypdf: a sane page count, the cover and the table
+fonts-noto-cjk for screenshots). Checked with pypdf (the structure and the fonts) and PDFium
+(the text, tests/pdf_support.py): a sane page count, the cover and the table
 of contents on their pages, Korean text extractable from the Korean edition (so its glyphs are
 embedded with a Unicode map) in NanumGothic, every embedded font one of the edition's own
 (never a system font), every light-theme figure of the site's pages tagged as a Figure with
@@ -20,6 +21,7 @@ import unicodedata
 from html import unescape
 from pathlib import Path
 
+import pdf_support
 import pytest
 from site_build import LANGS, localized, parse
 
@@ -74,12 +76,9 @@ def editions(printed_site, one_system_font):
 
 @pytest.fixture(scope="module")
 def page_texts(editions) -> dict[str, list[str]]:
-    """Each edition's text, page by page, extracted once (pypdf takes about 15 s an edition;
-    three tests read it)."""
-    return {
-        lang: [page.extract_text() for page in pypdf.PdfReader(str(path)).pages]
-        for lang, path in editions.items()
-    }
+    """Each edition's text, page by page, extracted once (tests/pdf_support.py; three
+    tests read it)."""
+    return {lang: pdf_support.page_texts(path) for lang, path in editions.items()}
 
 
 def embedded_fonts(reader) -> set[str]:
@@ -166,8 +165,7 @@ def test_pdf_edition(built_site, editions, page_texts, lang):
         r"<title>([^<]*)</title>",
         (built_site.root / localized("", lang) / "index.html").read_text(encoding="utf-8"),
     ).group(1)
-    # The site name; pypdf puts spaces where the font changes (Hangul, then Latin), so the
-    # comparison ignores whitespace.
+    # The site name, ignoring whitespace (the cover breaks its lines where it must).
     site_name = home_title.split(" - ")[-1]
     assert re.sub(r"\s+", "", site_name) in re.sub(r"\s+", "", cover), cover[:200]
     assert ("차례" if lang == "ko" else "Contents") in toc, toc[:200]

@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from pdf_support import page_texts
 from site_build import FIXTURE_LANGUAGES, REPO, build, copy_package, make_site
 
 from attention_explained.languages import url_language
@@ -130,8 +131,6 @@ def test_a_site_language_outside_settings_langs_fails_the_build_naming_it(tmp_pa
 
 @pytest.mark.browser
 def test_each_pdf_edition_holds_its_own_languages_pages_only(site3, tmp_path):
-    pypdf = pytest.importorskip("pypdf") if os.environ.get("CI") != "true" else None
-    pypdf = pypdf or __import__("pypdf")
     from attention_explained.edition import pdf
 
     if pdf.find_chromium() is None:
@@ -162,10 +161,7 @@ def test_each_pdf_edition_holds_its_own_languages_pages_only(site3, tmp_path):
             check=False,
         )
         assert result.returncode == 0, result.stderr[-3000:]
-        text = "".join(
-            page.extract_text() or ""
-            for page in pypdf.PdfReader(tmp_path / pdf.pdf_name(lang)).pages
-        )
+        text = "".join(page_texts(tmp_path / pdf.pdf_name(lang)))
         squashed = "".join(text.split())
         for other, titles in TITLES.items():
             for title in titles:
