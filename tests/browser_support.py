@@ -144,7 +144,8 @@ def open_ready(page, url: str):
 
     Not a quiet network (``networkidle``: half a second or more a page, for nothing these
     tests read). The test that every page makes no request off 127.0.0.1
-    (test_browser.py::test_page_renders_cleanly) waits for it, to see late requests too."""
+    (test_browser.py::test_page_renders_cleanly_and_axe_finds_nothing_serious_in_either_theme)
+    waits for it, to see late requests too."""
     response = page.goto(url, wait_until="load")
     assert response is not None and response.ok, f"{url}: HTTP {response and response.status}"
     wait_for_math(page)

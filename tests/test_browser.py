@@ -1,5 +1,6 @@
-"""The built site in a real Chromium: every page in both languages, the language switcher,
-the light/dark figures, search and the notebook downloads.
+"""The built site in a real Chromium: every page in both languages (rendered cleanly, and
+axe-core in both themes), the language switcher, the light/dark figures, search and the
+notebook downloads.
 
 Math is MathML made at build time (sitebuild/_internal/math.py): no page may show
 raw TeX, a backslash inside math, an untypeset formula or display math wider than its column.
@@ -20,7 +21,10 @@ from browser_support import (
     HANGUL,
     RAW_INLINE_MATH,
     RAW_TEX,
+    SCHEMES,
+    SCROLL_BOXES_MARKED,
     PlaywrightError,
+    blocking_violations,
     localized,
     open_ready,
     press_palette_toggle,
@@ -77,13 +81,24 @@ def test_every_built_page_is_checked(built_site):
 
 
 @pytest.mark.parametrize(("lang", "path"), ALL_PAGES, ids=[f"{lg}:/{p}" for lg, p in ALL_PAGES])
-def test_page_renders_cleanly(built_site, server, open_session, lang, path):
+def test_page_renders_cleanly_and_axe_finds_nothing_serious_in_either_theme(
+    built_site, server, open_session, axe, lang, path
+):
+    """Every page as a reader's light system opens it: rendered cleanly (below), then axe-core
+    in the light theme and, after the header's toggle, in the dark one. One opening serves
+    both (a page opened again cost about a second for the same DOM): a failure names what
+    failed, and the axe lines name the theme."""
     assert (built_site.root / path / "index.html").is_file(), f"{path} was not built"
     session = open_session()
     page = session.page
     response = page.goto(server.url(path), wait_until="networkidle")
     assert response is not None and response.ok, f"{path}: HTTP {response and response.status}"
     wait_for_math(page)
+    # what axe reads too: a11y.js's pass over the scroll boxes (a box it has not marked
+    # focusable yet is a violation) and the Explorer's first drawing
+    page.wait_for_function(SCROLL_BOXES_MARKED)
+    if page.locator("#ae-explorer").count():
+        page.wait_for_function("() => window.aeExplorer && aeExplorer.state.selfCheck")
     images = load_all_images(page)
     screenshot(
         page, lang, screenshot_name(path, lang)
@@ -142,9 +157,15 @@ def test_page_renders_cleanly(built_site, server, open_session, lang, path):
     if len(shown) * 2 != len(figures):
         problems.append(f"displayed figures {shown} of {[img['src'] for img in figures]}")
 
+    # axe-core: every rule, nothing excluded; a serious or critical violation fails
+    assert scheme(page) == SCHEMES["light"], f"{path}: not in the light theme"
+    problems += [f"axe, light theme: {line}" for line in blocking_violations(axe, page)]
+    press_palette_toggle(page, "dark")
+    problems += [f"axe, dark theme: {line}" for line in blocking_violations(axe, page)]
+
     problems += [f"blocked request off 127.0.0.1: {url}" for url in session.blocked]
     problems += session.errors
-    assert not problems, f"/{path}:\n" + "\n".join(problems)
+    assert not problems, f"/{path} ({lang}):\n" + "\n".join(problems)
 
 
 def open_language_menu(page):
