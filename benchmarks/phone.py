@@ -34,6 +34,7 @@ import io
 import json
 import statistics
 import sys
+import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from http.server import SimpleHTTPRequestHandler
@@ -232,7 +233,9 @@ def first_visit(browser, url: str, page_name: str, throttle: bool, timeout_s: fl
     visit = Visit(page_name or "index", lang)
     context = browser.new_context(service_workers="block", **PHONE)
     finished = []  # every request, a web worker's too (the page's CDP session misses those)
+    failed = []
     context.on("requestfinished", lambda request: finished.append(request))
+    context.on("requestfailed", lambda request: failed.append(request))
     try:
         page = context.new_page()
         page.add_init_script(READY_PROBE)
@@ -270,6 +273,7 @@ def first_visit(browser, url: str, page_name: str, throttle: bool, timeout_s: fl
 
         def on_failed(event):
             entry = requests.get(event["requestId"], {})
+            entry["failed"] = True
             visit.failed.append(f"{entry.get('url', '?')}: {event.get('errorText')}")
 
         cdp.on("Network.requestWillBeSent", on_request)
@@ -281,7 +285,7 @@ def first_visit(browser, url: str, page_name: str, throttle: bool, timeout_s: fl
         ready_ms = page.evaluate("() => window.__aeReady")
         visit.marks = page.evaluate("() => window.__aeMarks")
         page.wait_for_load_state("networkidle", timeout=timeout_s * 1000)
-        page.wait_for_timeout(300)
+        _await_request_ends(page, requests, (finished, failed), timeout_s)
         if throttle:
             visit.seconds = ready_ms / 1000
         origin = min((e["start"] for e in requests.values()), default=0)
@@ -304,6 +308,38 @@ def first_visit(browser, url: str, page_name: str, throttle: bool, timeout_s: fl
     finally:
         context.close()
     return visit
+
+
+def _await_request_ends(
+    page, requests: dict[str, dict], ended: tuple[list, ...], timeout_s: float
+) -> None:
+    """Wait until the end of every request the page made has been delivered here.
+
+    After a quiet network every request has ended in the browser; the events saying so may
+    still be on their way to this process. Playwright delivers events in the order the
+    browser sent them, so a round trip (an evaluate) brings all of them in; a request still
+    open after it is waited for, and one that never ends is named. A request ends on the
+    page's CDP session (loadingFinished or loadingFailed) or, for a web worker's script,
+    whose load the worker's own target reports, in the context's events (``ended``: its
+    finished and failed requests, as they arrive). A data: URL costs no transfer and is not
+    counted: not waited for."""
+    deadline = time.monotonic() + timeout_s
+    page.evaluate("() => 0")
+    while True:
+        done = {request.url for events in ended for request in events}
+        still = [
+            e["url"]
+            for e in requests.values()
+            if e["url"].startswith("http")
+            and "wire" not in e
+            and "failed" not in e
+            and e["url"] not in done
+        ]
+        if not still:
+            return
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"requests that never ended: {still[:5]}")
+        page.wait_for_timeout(20)
 
 
 def _count_worker_requests(visit: Visit, finished: list) -> None:
