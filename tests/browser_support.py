@@ -137,16 +137,16 @@ def wait_for_math(page):
 SCROLL_BOXES_MARKED = "() => document.documentElement.hasAttribute('data-ae-scrollboxes')"
 
 
-def open_ready(page, url: str):
+def open_ready(page, url: str, wait_until: str = "load"):
     """Open ``url`` and wait until the page can be read and measured: the load event, the
     fonts (the math), and a11y.js's pass over the scroll boxes (which gives each wide box its
     focusability and name). Returns the response, checked.
 
-    Not a quiet network (``networkidle``: half a second or more a page, for nothing these
-    tests read). The test that every page makes no request off 127.0.0.1
+    Not a quiet network by default (``networkidle``: half a second or more a page, for
+    nothing most tests read). The test that every page makes no request off 127.0.0.1
     (test_browser.py::test_page_renders_cleanly_and_axe_finds_nothing_serious_in_either_theme)
-    waits for it, to see late requests too."""
-    response = page.goto(url, wait_until="load")
+    asks for it (``wait_until="networkidle"``), to see late requests too."""
+    response = page.goto(url, wait_until=wait_until)
     assert response is not None and response.ok, f"{url}: HTTP {response and response.status}"
     wait_for_math(page)
     page.wait_for_function(SCROLL_BOXES_MARKED)

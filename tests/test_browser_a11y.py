@@ -2,15 +2,8 @@
 named in the page's language, and its statistics announced politely once at rest.
 
 axe-core on every page, both languages and both themes, runs in test_browser.py
-(test_page_renders_cleanly_and_axe_finds_nothing_serious_in_either_theme), on the page it
-opens anyway; at 375 px in test_browser_phone.py. axe-core comes from the
-`axe-playwright-python` wheel (it ships axe.min.js), so it runs offline. Every rule axe has
-runs, none is disabled and no element is excluded: a serious or critical violation anywhere
-fails, naming the rule, its impact, the elements, the page and the theme. Each page is opened
-in the light theme, as a reader's system chooses it (`prefers-color-scheme`, which Material's
-palette follows), checked, then switched to the dark theme with the header's toggle, as a
-reader does, and checked again. Both ways give <body> the same scheme, and no stylesheet of
-ours reads `prefers-color-scheme` itself.
+(test_page_renders_cleanly_and_axe_finds_nothing_serious_in_either_theme), on the page that
+test opens anyway; at 375 px in test_browser_phone.py.
 """
 
 from __future__ import annotations
