@@ -1,5 +1,5 @@
-"""``mkdocs serve``'s memories of a page's work (sitebuild/_internal/render_cache.py): search
-entries."""
+"""The memories of a page's work (sitebuild/_internal/render_cache.py): search entries,
+Markdown → HTML and the plugin's content step, in memory and on disk between builds."""
 
 from __future__ import annotations
 
@@ -85,10 +85,10 @@ def test_other_search_settings_index_the_page_again(tmp_path):
     assert again.hits == 0
 
 
-# -- RenderCache: a page's Markdown → HTML, reused while serving ------------------------------
+# -- RenderCache: a page's Markdown → HTML, reused by the next build or serve rebuild --------
 
 
-def rendered_pages(tmp_path):
+def rendered_pages(tmp_path, index: str = "# Home\n\n## Part\n\n[there](other.md#part)\n"):
     """A real MkDocs config and two pages (one links to an anchor of the other), unrendered."""
     from mkdocs.config import load_config
     from mkdocs.structure.files import File, Files
@@ -96,7 +96,7 @@ def rendered_pages(tmp_path):
 
     docs = tmp_path / "docs"
     docs.mkdir()
-    (docs / "index.md").write_text("# Home\n\n## Part\n\n[there](other.md#part)\n", "utf-8")
+    (docs / "index.md").write_text(index, "utf-8")
     (docs / "other.md").write_text("# Other\n\n## Part\n", "utf-8")
     (tmp_path / "mkdocs.yml").write_text("site_name: x\nmarkdown_extensions: [toc]\n", "utf-8")
     config = load_config(str(tmp_path / "mkdocs.yml"))
@@ -127,27 +127,120 @@ def test_render_cache_restores_exactly_what_mkdocs_page_render_sets(tmp_path):
     assert changed == {*RENDER_SETS, "links_to_anchors"}
 
 
+def toc_items(items) -> list:
+    """A table of contents as plain values, each item's ``active`` mark included."""
+    return [
+        (i.title, i.id, i.level, getattr(i, "active", False), toc_items(i.children)) for i in items
+    ]
+
+
+def assert_same_render(page, plain) -> None:
+    assert page.content == plain.content
+    assert toc_items(page.toc) == toc_items(plain.toc)
+    assert page._title_from_render == plain._title_from_render
+    assert page.present_anchor_ids == plain.present_anchor_ids
+    assert page.title == plain.title == "Home"
+    assert {f.src_uri: a for f, a in page.links_to_anchors.items()} == {
+        f.src_uri: a for f, a in plain.links_to_anchors.items()
+    }
+
+
 def test_a_reused_render_gives_the_page_mkdocs_would_give(tmp_path):
-    from attention_explained.sitebuild._internal.render_cache import RENDER_SETS, RenderCache
+    from attention_explained.sitebuild._internal.render_cache import RenderCache
 
     config, files, new_page = rendered_pages(tmp_path)
     plain = new_page()
     plain.render(config, files)
+    assert plain.present_anchor_ids and toc_items(plain.toc)[0][3] is True  # something to keep
     memory = RenderCache()
     for expected_hits in (0, 1):
         page = new_page()
         memory.wrap(page, "context")
         page.render(config, files)
         assert memory.hits == expected_hits
-        for name in RENDER_SETS:
-            assert str(getattr(page, name)) == str(getattr(plain, name)), name
-        assert page.title == plain.title == "Home"
-        assert {f.src_uri: a for f, a in page.links_to_anchors.items()} == {
-            f.src_uri: a for f, a in plain.links_to_anchors.items()
-        }
+        assert_same_render(page, plain)
 
 
-# -- PageContentCache: the plugin's content step, reused while serving -----------------------
+def test_the_next_build_reuses_a_render_from_disk(tmp_path):
+    """A build reads the HTML the previous one saved (a new process: a new RenderCache); one
+    with another context (files, config, code) renders again; pages gone are dropped."""
+    from attention_explained.sitebuild._internal.render_cache import RenderCache
+
+    config, files, new_page = rendered_pages(tmp_path)
+    plain = new_page()
+    plain.render(config, files)
+    path = tmp_path / "cache" / "pages" / "render.json"
+    first = RenderCache(path)
+    first.begin()
+    first.wrap(page := new_page(), "context")
+    page.render(config, files)
+    first.save()
+
+    second = RenderCache(path)
+    second.begin()
+    second.wrap(page := new_page(), "context")
+    page.render(config, files)
+    assert second.hits == 1
+    assert_same_render(page, plain)
+    second.wrap(page := new_page(), "other code")
+    page.render(config, files)
+    assert second.hits == 1
+    second.save()
+    assert len(read_json(path)) == 2
+
+    third = RenderCache(path)
+    third.begin()
+    third.save()  # a build without the page
+    assert read_json(path) == {}
+
+
+def test_a_render_that_warned_is_done_again_so_strict_sees_the_warning(tmp_path, caplog):
+    from attention_explained.sitebuild._internal.render_cache import RenderCache
+
+    config, files, new_page = rendered_pages(tmp_path, "# Home\n\n[gone](missing.md)\n")
+    memory = RenderCache(tmp_path / "render.json")
+    for _ in range(2):
+        caplog.clear()
+        memory.wrap(page := new_page(), "context")
+        page.render(config, files)
+        assert "missing.md" in caplog.text  # MkDocs warns on every build, reused or not
+    assert memory.hits == 0
+    memory.save()
+    assert read_json(tmp_path / "render.json") is None  # nothing kept, nothing written
+
+
+def test_the_render_key_covers_markdown_and_every_configured_extensions_package(monkeypatch):
+    """What render_code asks versions of: MkDocs, Python-Markdown, Pygments and each
+    extension's top-level package (Python-Markdown's own, named short, are Markdown's)."""
+    from attention_explained.sitebuild import keys
+    from attention_explained.sitebuild._internal import render_cache
+
+    asked = []
+    monkeypatch.setattr(keys, "versions", lambda names: asked.append(set(names)) or "")
+    graph = keys.ImportGraph()
+    render_cache.render_code(graph, ["toc", "pymdownx.arithmatex", "material.extensions.emoji"])
+    assert asked == [{"mkdocs", "markdown", "pygments", "toc", "pymdownx", "material"}]
+
+
+def test_the_content_key_changes_with_the_content_steps_code_and_the_math_option(tmp_path):
+    import shutil
+
+    from attention_explained.sitebuild import keys
+    from attention_explained.sitebuild._internal.render_cache import content_code
+
+    options = {"math": "mathml", "cache_dir": "/a"}
+    base = content_code(keys.ImportGraph(), options)
+    assert content_code(keys.ImportGraph(), {**options, "cache_dir": "/b"}) == base
+    assert content_code(keys.ImportGraph(), {**options, "math": "mathjax"}) != base
+    for module in ("_internal/build.py", "_internal/math.py", "_internal/notebook_html.py"):
+        copy = tmp_path / module.replace("/", "-") / "attention_explained"
+        shutil.copytree(keys.PACKAGE_DIR, copy, ignore=shutil.ignore_patterns("__pycache__"))
+        with open(copy / "sitebuild" / module, "a", encoding="utf-8") as out:
+            out.write("\n# edited\n")
+        assert content_code(keys.ImportGraph(copy), options) != base, module
+
+
+# -- PageContentCache: the plugin's content step, reused by the next build or rebuild --------
 
 
 def test_a_reused_content_step_restores_its_notebook_pages_and_linked_files():
@@ -175,6 +268,34 @@ def test_a_reused_content_step_restores_its_notebook_pages_and_linked_files():
     assert calls == [1, 1]
 
 
+def test_the_next_build_reuses_a_content_step_from_disk_but_not_one_that_warned(tmp_path):
+    import logging
+
+    from attention_explained.sitebuild._internal.render_cache import PageContentCache
+
+    path, calls = tmp_path / "content.json", []
+
+    def step(html, warn=False):
+        def make():
+            calls.append(html)
+            if warn:
+                logging.getLogger("mkdocs.plugins.attention_explained").warning("odd math")
+            return html
+
+        return make
+
+    first = PageContentCache(path)
+    first.begin()
+    first.content("a", step("<p>a</p>"), [], {})
+    first.content("b", step("<p>b</p>", warn=True), [], {})
+    first.save()
+    second = PageContentCache(path)
+    second.begin()
+    assert second.content("a", step("<p>a</p>"), [], {}) == "<p>a</p>"
+    second.content("b", step("<p>b</p>", warn=True), [], {})
+    assert calls == ["<p>a</p>", "<p>b</p>", "<p>b</p>"] and second.hits == 1
+
+
 def test_the_content_memory_starts_over_instead_of_growing_without_end(monkeypatch):
     from attention_explained.sitebuild._internal.render_cache import PageContentCache
 
@@ -192,7 +313,8 @@ def _serving_plugin(cache_dir):
     from attention_explained.sitebuild.plugin import AttentionExplainedPlugin
 
     plugin = AttentionExplainedPlugin()
-    plugin.page_contents = PageContentCache()  # what on_startup(command="serve") sets up
+    plugin.page_contents = PageContentCache()  # what on_config sets up (in memory only)
+    plugin.code_keys = ("render code", "content code")
     cache = AssetCache(cache_dir)
 
     def rebuild():  # a new build without the math font (on_config)

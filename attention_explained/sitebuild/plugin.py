@@ -28,6 +28,8 @@ from attention_explained.sitebuild._internal.render_cache import (
     PageContentCache,
     RenderCache,
     SearchEntryCache,
+    content_code,
+    render_code,
     render_context,
     search_context,
 )
@@ -67,28 +69,31 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
     ``i18n.building`` set. So:
 
     - ``on_startup``: present so that MkDocs keeps this object across ``mkdocs serve``
-      rebuilds, which keeps the serve caches (pages' HTML, content, search entries).
+      rebuilds, which keeps the page memories (pages' HTML, content, search entries) and
+      the code keys they were filed under.
     - ``on_config`` (0): once per build (not per language), compute the cache keys; run the
-      asset step if its manifest is not fresh; read the numbers and verdicts. Per language,
-      point mkdocs-jupyter's HTML cache at a private copy of that language's pages.
+      asset step if its manifest is not fresh; read the numbers and verdicts; read the page
+      memories from the cache (once per process). Per language, point mkdocs-jupyter's HTML
+      cache at a private copy of that language's pages.
     - ``on_files`` (-200): after i18n rebuilt the language's Files, add the cached figures,
       numbers and MathJax as generated files; point each notebook page at its executed copy.
-    - ``on_pre_page`` (100): while serving, let the page reuse its HTML from the last rebuild
-      if its Markdown is unchanged.
+    - ``on_pre_page`` (100): let the page reuse its HTML from an earlier build if its
+      Markdown and everything else rendering reads are unchanged.
     - ``on_page_markdown`` (0): put the page's reading time under its title (from its
       source, ``reading.py``); fill ``{{ae:…}}``, take the claim markers out (their verdicts
       are checked in ``on_post_build``), place the answer boxes, rewrite figure lines.
     - ``on_page_content`` (0): typeset the math; label a notebook page's copy buttons in its
       language (Material's words) and move its inline CSS/JS into shared files.
     - ``on_env`` (0): keep compiled templates in the cache between builds.
-    - ``on_page_context`` (100, before Material's search indexes the page): while serving,
-      let unchanged pages reuse their search entries; the Colab button's URL.
+    - ``on_page_context`` (100, before Material's search indexes the page): let unchanged
+      pages reuse their search entries; the Colab button's URL.
     - ``on_post_page`` (-50): hide links to a PDF edition this build lacks; add the Colab
       install cell to the executed ``.ipynb`` mkdocs-jupyter copied into the site.
     - ``on_post_build`` (-200): after i18n's, so its outermost call comes after the LAST
       language (the nested ones return at once): the search lexicon, the notebook pages'
       shared CSS/JS, ``llms.txt``; check every claim and answer marker; install the pages
-      mkdocs-jupyter rendered into the cache.
+      mkdocs-jupyter rendered into the cache; keep the page memories for the next build (serve:
+      after its first build only).
 
     To add a build step, put its logic in a module beside this one as pure functions (or a
     step of ``build.Build``) and call it from the handler of its event here (a few lines).
@@ -97,9 +102,13 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
     def __init__(self):
         super().__init__()
         self.serving = False
-        self.render_cache: RenderCache | None = None  # pages' HTML kept across serve rebuilds
-        self.search_entries: SearchEntryCache | None = None  # kept across builds on disk
-        self.page_contents: PageContentCache | None = None  # serve: on_page_content's results
+        # Page memories (render_cache.py), read from the cache once per process and saved after
+        # each build: pages' HTML, Material's search entries, on_page_content's results.
+        self.render_cache: RenderCache | None = None
+        self.search_entries: SearchEntryCache | None = None
+        self.page_contents: PageContentCache | None = None
+        self.code_keys: tuple[str, str] | None = None  # (render_code, content_code), once
+        self.memories_saved = False
         self.kiwi_warm = False  # serve: Kiwi loaded in the background after the first build
         self.build: Build | None = None
 
@@ -107,8 +116,6 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
         if self.serving:
-            self.render_cache = RenderCache()
-            self.page_contents = PageContentCache()
             # `kill <pid>` ends serve through its finally (an asset step running is killed).
             signal.signal(signal.SIGTERM, _raise_keyboard_interrupt)
 
@@ -128,12 +135,21 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
                 check_known(langs, "mkdocs.yml's i18n plugin")
             except LanguageError as exc:
                 raise PluginError(f"attention-explained: {exc}") from exc
-            if self.search_entries is None:  # serve keeps its memory; a build reads the disk
+            if self.search_entries is None:  # serve keeps its memories; a build reads the disk
                 self.search_entries = SearchEntryCache(cache_dir / "search" / "entries.json")
-            self.search_entries.begin()
+                self.render_cache = RenderCache(cache_dir / "pages" / "render.json")
+                self.page_contents = PageContentCache(cache_dir / "pages" / "content.json")
+            for memory in self.memories():
+                memory.begin()
             docs_dir = Path(config.docs_dir).resolve()
             config_dir = Path(config.config_file_path or ".").resolve().parent
             self.build = Build.start(self.config, cache_dir, docs_dir, config_dir)
+            if self.code_keys is None:  # the code this process runs (render_cache.py)
+                graph = self.build.cache.graph
+                self.code_keys = (
+                    render_code(graph, config.markdown_extensions),
+                    content_code(graph, dict(self.config)),
+                )
             self.build.site_dir = Path(config.site_dir)  # the root, before i18n nests ``en/``
         self.build.private_notebook_html_cache(config, lang)
         return config
@@ -145,16 +161,14 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
         prefix = prefixes((lang,), default)[lang]
         self.build.add_generated_files(files, config, self.config, lang, prefix)
         self.build.use_executed_notebooks(files)
-        if self.render_cache is not None:
-            config_file = Path(config.config_file_path or "")
-            self.build.render_context = render_context(lang, files, config_file)
+        config_file = Path(config.config_file_path or "")
+        self.build.render_context = render_context(lang, files, config_file, self.code_keys[0])
         return files
 
-    # -- serve: an unchanged page reuses its HTML ---------------------------------------------
+    # -- an unchanged page reuses its HTML ----------------------------------------------------
     @event_priority(100)
     def on_pre_page(self, page, config: MkDocsConfig, files: Files):
-        if self.render_cache is not None:
-            self.render_cache.wrap(page, self.build.render_context)
+        self.render_cache.wrap(page, self.build.render_context)
         return page
 
     # -- numbers, claims and figure lines in the Markdown -------------------------------------
@@ -179,12 +193,10 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
     def on_page_content(self, html: str, page, config: MkDocsConfig, files: Files):
         build = self.build
         html = build.narrow_figures(html)
-        if self.page_contents is None:
-            return build.page_content(html, page, config)
         from attention_explained.sitebuild._internal.notebook_html import toc_ids
 
         font = str(build.math_font[0]) if build.math_font else ""
-        key = self.page_contents.key(page, html, font, toc_ids(page.toc))
+        key = self.page_contents.key(page, html, font, toc_ids(page.toc), self.code_keys[1])
         make = functools.partial(build.page_content, html, page, config)
         return self.page_contents.content(key, make, build.notebook_pages, build.shared.files)
 
@@ -239,10 +251,18 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
             build.write_llms_txt()
             build.complete()
         finally:
-            self.search_entries.save()
+            # Serve keeps its memories in memory after its first build: writing them again
+            # (about 0.1 s) would slow every edit's rebuild.
+            if not (self.serving and self.memories_saved):
+                for memory in self.memories():
+                    memory.save()
+                self.memories_saved = True
             build.close()
         reused = reuse_report(self.search_entries, self.render_cache)
         log.info(build.summary(self.config.figures, reused))
+
+    def memories(self) -> tuple:
+        return (self.search_entries, self.render_cache, self.page_contents)
 
 
 def _raise_keyboard_interrupt(signum, frame):

@@ -15,6 +15,7 @@
     <root>/search/lexicon-<key>.json             search.py: the Korean lexicon,
     <root>/search/analyses-<key>.json              Kiwi's analysis of each indexed text,
     <root>/search/entries.json                     Material's search entries of each page
+    <root>/pages/render.json, content.json       each page's HTML and content step (render_cache)
     <root>/assets-*/                             the asset step's scratch folder while it runs
     <root>/manifest.json, assets.lock            the asset step's manifest; one step at a time
 

@@ -1,30 +1,39 @@
-"""Keep each page's work while its input is unchanged.
+"""Keep each page's work while its input is unchanged, in memory and on disk between builds.
 
 A rebuild converts and indexes every page of every language again, although an author
-changed one. Two memories, each keyed by everything its step reads:
+changed one (or nothing). Three memories, each keyed by everything its step reads, each kept
+in a JSON file of the cache (only the entries the last build used) and read by the next build:
 
-- ``RenderCache`` (``mkdocs serve``), Markdown→HTML: the page's final Markdown (numbers filled
-  in, figure lines rewritten), its source path and URL, the site's files and their URLs
-  (links are resolved against them), and the config file. A hit restores what
+- ``RenderCache``, Markdown→HTML: the page's final Markdown (numbers filled in, figure lines
+  rewritten), its source path and URL, the site's files and their URLs (links are resolved
+  against them), the config file, and the code that converts (``render_code``: the versions
+  of MkDocs, Python-Markdown, Pygments and the extensions' packages). A hit restores what
   ``Page.render`` sets.
-- ``SearchEntryCache`` (every build; kept on disk between builds), Material's search entries
-  of a page: its HTML, URL, title, table of contents and the front matter the index reads
-  (``search``, ``tags``, ``title``), under the search plugin's config and Material's version.
-- ``PageContentCache`` (``mkdocs serve``), the plugin's own content step (MathML, a notebook
-  page's shared CSS/JS): its HTML, where the page is, its anchors and the math font's
-  coverage.
+- ``SearchEntryCache``, Material's search entries of a page: its HTML, URL, title, table of
+  contents and the front matter the index reads (``search``, ``tags``, ``title``), under the
+  search plugin's config and Material's version.
+- ``PageContentCache``, the plugin's own content step (MathML, a notebook page's shared
+  CSS/JS): its HTML, where the page is, its anchors, the math font's coverage, and the code
+  of that step (``content_code``).
+
+A step that logged a warning is not kept, so a reused page never hides one from
+``--strict``. The code parts of the keys are taken once per process (the plugin keeps them),
+from the source as it was when the build began, so a ``mkdocs serve`` session whose package
+is edited under it never files what its old code made under the new code's key.
 """
 
 from __future__ import annotations
 
 import copy
 import json
+import logging
 import posixpath
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from attention_explained.sitebuild.keys import digest
+from attention_explained.sitebuild.keys import ImportGraph, digest
 
 # What MkDocs 1.6's ``Page.render`` sets on the page (besides ``links_to_anchors``, kept
 # apart below). ``_title_from_render`` is private to MkDocs and has no public setter that
@@ -34,17 +43,55 @@ from attention_explained.sitebuild.keys import digest
 # fails if ``render`` sets anything else or stops setting one of these.
 RENDER_SETS = ("content", "toc", "_title_from_render", "present_anchor_ids")
 
+# Besides MkDocs and Python-Markdown, what a page's HTML is made by: the top-level packages of
+# the configured extensions, and Pygments (pymdownx.highlight colours code with it).
+RENDER_LIBRARIES = ("mkdocs", "markdown", "pygments")
+PACKAGE = "attention_explained"
+# The content step: build.py's page_content/typeset, and the modules they call.
+CONTENT_STEP = "attention_explained.sitebuild._internal.build"
+CONTENT_MODULES = (
+    "attention_explained.sitebuild._internal.math",
+    "attention_explained.sitebuild._internal.notebook_html",
+)
+
 
 def files_digest(files) -> str:
     """Which files the site has and where they are served: what link resolution reads."""
     return digest(*(f"{f.src_uri}\t{f.url}" for f in files))
 
 
-def render_context(lang: str, files, config_file: Path) -> str:
+def render_context(lang: str, files, config_file: Path, code: str = "") -> str:
     """What every page's HTML depends on besides its Markdown: the language, the site's
-    files and the config file."""
+    files, the config file and ``code`` (:func:`render_code`)."""
     text = config_file.read_bytes() if config_file.is_file() else b""
-    return f"{lang}:{files_digest(files)}:{digest(text)}"
+    return f"{lang}:{files_digest(files)}:{digest(text)}:{code}"
+
+
+def render_code(graph: ImportGraph, extensions: Iterable) -> str:
+    """The code that turns Markdown into HTML, as a key: the versions of MkDocs,
+    Python-Markdown, Pygments and each configured extension's package, and the source of any
+    extension that is a module of this package."""
+    names = [e.split(":")[0] for e in extensions if isinstance(e, str)]
+    ours = [n for n in names if n.split(".")[0] == PACKAGE and n in graph.modules]
+    tops = {n.split(".")[0] for n in names} - {PACKAGE}
+    return graph.key("render", entries=ours, extra_external=sorted(tops | set(RENDER_LIBRARIES)))
+
+
+def content_code(graph: ImportGraph, options: dict) -> str:
+    """The code of the plugin's content step, as a key: ``build.py`` (which runs it), the
+    modules it calls and everything they import (with the versions of the libraries), the
+    plugin's options (``math``) and Material's version (a notebook page's copy buttons take
+    Material's words)."""
+    settings = json.dumps(
+        {k: v for k, v in options.items() if k != "cache_dir"}, sort_keys=True, default=str
+    )
+    return graph.key(
+        "content",
+        settings,
+        graph.source_part(CONTENT_STEP),
+        entries=CONTENT_MODULES,
+        extra_external=("material", "mkdocs"),
+    )
 
 
 def search_context(search) -> str:
@@ -55,13 +102,65 @@ def search_context(search) -> str:
     return f"mkdocs-material {version('mkdocs-material')}\n{options}"
 
 
-class RenderCache:
+class _Warned(logging.Handler):
     def __init__(self):
-        self.entries: dict[str, dict[str, Any]] = {}
+        super().__init__(logging.WARNING)
+        self.seen = False
+
+    def emit(self, record) -> None:
+        self.seen = True
+
+
+@contextmanager
+def _watch_warnings():
+    """Whether anything logged a warning meanwhile (MkDocs' loggers, or any other)."""
+    handler = _Warned()
+    loggers = (logging.getLogger(), logging.getLogger("mkdocs"))
+    for logger in loggers:
+        logger.addHandler(handler)
+    try:
+        yield handler
+    finally:
+        for logger in loggers:
+            logger.removeHandler(handler)
+
+
+class _Memory:
+    """Entries by key, in memory; with ``path``, also a JSON file read when made and written
+    by :meth:`save` with the entries the build used (a damaged or absent file: none)."""
+
+    def __init__(self, path: Path | None = None):
+        self.path = path
+        self.entries: dict[str, Any] = {}
+        self.used: set[str] = set()  # keys of this build's pages
         self.hits = 0
+        if path is not None:
+            from attention_explained.sitebuild._internal.storage import read_json
+
+            entries = read_json(Path(path))  # None if absent or damaged (then pages are made)
+            self.entries = entries if isinstance(entries, dict) else {}
+        self._stored = set(self.entries)
+
+    def begin(self) -> None:
+        """A new build: what it uses decides what :meth:`save` keeps."""
+        self.used = set()
+
+    def save(self) -> None:
+        """Keep this build's entries on disk (only if they differ from those stored)."""
+        if self.path is None or self.used == self._stored:
+            return
+        from attention_explained.sitebuild._internal.storage import write_json
+
+        rows = {key: self.entries[key] for key in sorted(self.used) if key in self.entries}
+        write_json(Path(self.path), rows, ensure_ascii=False)
+        self._stored = set(rows)
+
+
+class RenderCache(_Memory):
+    """A page's Markdown → HTML, reused while the page and the site around it are unchanged."""
 
     def wrap(self, page, context: str) -> None:
-        """Make ``page.render`` use the cache; ``context`` is files_digest + the config's.
+        """Make ``page.render`` use the cache; ``context`` is :func:`render_context`'s.
 
         The key is taken when the page is rendered, from its Markdown as every plugin left it.
         (mkdocs-jupyter replaces ``render`` of notebook pages after this; those keep theirs.)
@@ -70,61 +169,67 @@ class RenderCache:
 
         def render(config, files) -> None:
             key = digest(context, page.file.src_uri, page.url, page.markdown or "")
+            self.used.add(key)
             entry = self.entries.get(key)
             if entry is None:
-                original(config, files)
-                links = page.links_to_anchors
-                self.entries[key] = {
-                    **{name: copy.deepcopy(getattr(page, name, None)) for name in RENDER_SETS},
-                    "links": None
-                    if links is None
-                    else {f.src_uri: dict(anchors) for f, anchors in links.items()},
-                }
+                with _watch_warnings() as warned:
+                    original(config, files)
+                if warned.seen:  # made again next time, so --strict sees the warning again
+                    self.used.discard(key)
+                else:
+                    self.entries[key] = _rendered(page)
                 return
             self.hits += 1
-            for name in RENDER_SETS:
-                setattr(page, name, copy.deepcopy(entry[name]))
-            if entry["links"] is not None:
-                page.links_to_anchors = {
-                    target: dict(anchors)
-                    for uri, anchors in entry["links"].items()
-                    if (target := files.get_file_from_path(uri)) is not None
-                }
+            _restore(page, entry, files)
 
         page.render = render
+
+
+def _rendered(page) -> dict:
+    """What ``Page.render`` set (RENDER_SETS and ``links_to_anchors``), as JSON values."""
+    links = page.links_to_anchors
+    anchors = page.present_anchor_ids
+    return {
+        "content": page.content,
+        "toc": _toc_tokens(page.toc),
+        "_title_from_render": page._title_from_render,
+        "present_anchor_ids": None if anchors is None else sorted(anchors),
+        "links": None
+        if links is None
+        else {f.src_uri: dict(anchors) for f, anchors in links.items()},
+    }
+
+
+def _restore(page, entry: dict, files) -> None:
+    from mkdocs.structure.toc import get_toc
+
+    page.content = entry["content"]
+    page.toc = get_toc(entry["toc"])  # as render makes it (the first item marked active)
+    page._title_from_render = entry["_title_from_render"]
+    anchors = entry["present_anchor_ids"]
+    page.present_anchor_ids = None if anchors is None else set(anchors)
+    if entry["links"] is not None:
+        page.links_to_anchors = {
+            target: dict(anchors)
+            for uri, anchors in entry["links"].items()
+            if (target := files.get_file_from_path(uri)) is not None
+        }
+
+
+def _toc_tokens(items) -> list[dict]:
+    """A table of contents as the Markdown toc tokens ``mkdocs.structure.toc.get_toc`` reads."""
+    return [
+        {"level": i.level, "id": i.id, "name": i.title, "children": _toc_tokens(i.children)}
+        for i in items
+    ]
 
 
 def _toc(items) -> list:
     return [[i.title, i.url, i.level, _toc(i.children)] for i in items]
 
 
-class SearchEntryCache:
-    def __init__(self, path: Path | None = None):
-        """``path``: a JSON file that keeps the entries between builds (None: memory only)."""
-        self.path = path
-        self.entries: dict[str, list[dict]] = {}
-        self.used: set[str] = set()  # keys of this build's pages
-        self.hits = 0
-        if path is not None:
-            from attention_explained.sitebuild._internal.storage import read_json
-
-            entries = read_json(Path(path))  # None if absent or damaged (then pages are indexed)
-            self.entries = entries if isinstance(entries, dict) else {}
-        self._stored = set(self.entries)
-
-    def begin(self) -> None:
-        """A new build: what it indexes decides what :meth:`save` keeps."""
-        self.used = set()
-
-    def save(self) -> None:
-        """Keep this build's entries on disk (only if any page was indexed anew)."""
-        if self.path is None or self.used == self._stored:
-            return
-        from attention_explained.sitebuild._internal.storage import write_json
-
-        rows = {key: self.entries[key] for key in sorted(self.used)}
-        write_json(Path(self.path), rows, ensure_ascii=False)
-        self._stored = set(rows)
+class SearchEntryCache(_Memory):
+    """Material's search entries of a page, reused while the page is unchanged."""
 
     def wrap(self, index, context: str = "") -> None:
         """Make ``index.add_entry_from_context`` (Material's search) reuse a page's entries.
@@ -159,22 +264,19 @@ class SearchEntryCache:
         index._ae_entry_cache = self
 
 
-class PageContentCache:
-    """Serve: an unchanged page's content step is not done again.
+class PageContentCache(_Memory):
+    """An unchanged page's content step is not done again.
 
     A result is the page's HTML, the notebook pages it added to the build and the shared
     files (content-named) it links to, whoever added them: a hit restores all three."""
 
     MAX_ENTRIES = 2000  # a long serve session starts over rather than grow without end
 
-    def __init__(self):
-        self.entries: dict[str, tuple[str, list[str], dict[str, str]]] = {}
-
     @staticmethod
-    def key(page, html: str, font: str, anchors: list[str]) -> str:
+    def key(page, html: str, font: str, anchors: list[str], code: str = "") -> str:
         """``font``: the math font's path (its name carries its coverage); ``anchors``:
-        the page's table of contents ids."""
-        return digest(page.file.src_uri, page.url, html, font, *anchors)
+        the page's table of contents ids; ``code``: :func:`content_code`."""
+        return digest(page.file.src_uri, page.url, html, font, *anchors, code)
 
     def content(
         self,
@@ -185,18 +287,24 @@ class PageContentCache:
     ) -> str:
         """``make()``'s result for ``key``, made once; ``notebook_pages`` and
         ``shared_files`` are the build's, which ``make`` extends and a hit restores."""
+        self.used.add(key)
         if key not in self.entries:
             if len(self.entries) > self.MAX_ENTRIES:
                 self.entries.clear()
             start = len(notebook_pages)
-            output = make()
+            with _watch_warnings() as warned:
+                output = make()
+            if warned.seen:  # done again next time, so --strict sees the warning again
+                self.used.discard(key)
+                return output
             linked = {
                 name: text
                 for name, text in shared_files.items()
                 if posixpath.basename(name) in output
             }
-            self.entries[key] = (output, notebook_pages[start:], linked)
+            self.entries[key] = [output, notebook_pages[start:], linked]
             return output
+        self.hits += 1
         output, pages, linked = self.entries[key]
         notebook_pages.extend(pages)
         for name, text in linked.items():
