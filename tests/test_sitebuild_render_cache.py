@@ -209,6 +209,25 @@ def test_a_render_that_warned_is_done_again_so_strict_sees_the_warning(tmp_path,
     assert read_json(tmp_path / "render.json") is None  # nothing kept, nothing written
 
 
+def test_a_render_made_at_debug_level_is_not_kept(tmp_path, monkeypatch):
+    """MkDocs keeps no links_to_anchors when it logs at DEBUG (``mkdocs build -v``): such an
+    entry, reused by a normal build, would leave the page's anchors unchecked."""
+    import logging
+
+    from attention_explained.sitebuild._internal.render_cache import RenderCache
+
+    config, files, new_page = rendered_pages(tmp_path)
+    memory = RenderCache()
+    monkeypatch.setattr(logging.getLogger("mkdocs"), "level", logging.DEBUG)
+    memory.wrap(page := new_page(), "context")
+    page.render(config, files)
+    assert page.links_to_anchors is None  # what MkDocs does at DEBUG
+    monkeypatch.undo()
+    memory.wrap(page := new_page(), "context")
+    page.render(config, files)
+    assert memory.hits == 0 and page.links_to_anchors
+
+
 def test_the_render_key_covers_markdown_and_every_configured_extensions_package(monkeypatch):
     """What render_code asks versions of: MkDocs, Python-Markdown, Pygments and each
     extension's top-level package (Python-Markdown's own, named short, are Markdown's)."""

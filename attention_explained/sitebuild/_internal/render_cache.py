@@ -17,9 +17,10 @@ in a JSON file of the cache (only the entries the last build used) and read by t
   of that step (``content_code``).
 
 A step that logged a warning is not kept, so a reused page never hides one from
-``--strict``. The code parts of the keys are taken once per process (the plugin keeps them),
-from the source as it was when the build began, so a ``mkdocs serve`` session whose package
-is edited under it never files what its old code made under the new code's key.
+``--strict``; nor is a render made at DEBUG level, which keeps no links to check. The code
+parts of the keys are taken once per process (the plugin keeps them), from the source as it
+was when the build began, so a ``mkdocs serve`` session whose package is edited under it
+never files what its old code made under the new code's key.
 """
 
 from __future__ import annotations
@@ -174,7 +175,10 @@ class RenderCache(_Memory):
             if entry is None:
                 with _watch_warnings() as warned:
                     original(config, files)
-                if warned.seen:  # made again next time, so --strict sees the warning again
+                # Made again next time if it warned (so --strict sees the warning again), or
+                # if MkDocs ran at DEBUG level, where render keeps no links_to_anchors (and a
+                # later build would check no anchor of this page).
+                if warned.seen or page.links_to_anchors is None:
                     self.used.discard(key)
                 else:
                     self.entries[key] = _rendered(page)
