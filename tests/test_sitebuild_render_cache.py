@@ -375,3 +375,20 @@ def test_serve_reuses_an_unchanged_pages_content_with_its_shared_files(monkeypat
     rebuild()  # an edited page is done again
     edited = plugin.on_page_content(NOTEBOOK_HTML.replace("cell", "edited"), page, config, None)
     assert calls == [1] and "edited" in edited
+
+    rebuild()  # and so is an unchanged page under another config file or content step code
+    plugin.build.content_context = "another mkdocs.yml"
+    assert plugin.on_page_content(NOTEBOOK_HTML, page, config, None) == first and calls == [1, 1]
+
+
+def test_the_content_context_follows_the_config_file(tmp_path):
+    """A notebook page's copy buttons take the words of the theme's language, which only the
+    config file says."""
+    from attention_explained.sitebuild._internal.render_cache import content_context
+
+    config_file = tmp_path / "mkdocs.yml"
+    config_file.write_text("theme:\n  language: ko\n", "utf-8")
+    before = content_context(config_file, "code")
+    config_file.write_text("theme:\n  language: ja\n", "utf-8")
+    assert content_context(config_file, "code") != before
+    assert content_context(config_file, "other code") != content_context(config_file, "code")

@@ -29,6 +29,7 @@ from attention_explained.sitebuild._internal.render_cache import (
     RenderCache,
     SearchEntryCache,
     content_code,
+    content_context,
     render_code,
     render_context,
     search_context,
@@ -163,6 +164,7 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
         self.build.use_executed_notebooks(files)
         config_file = Path(config.config_file_path or "")
         self.build.render_context = render_context(lang, files, config_file, self.code_keys[0])
+        self.build.content_context = content_context(config_file, self.code_keys[1])
         return files
 
     # -- an unchanged page reuses its HTML ----------------------------------------------------
@@ -196,7 +198,7 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
         from attention_explained.sitebuild._internal.notebook_html import toc_ids
 
         font = str(build.math_font[0]) if build.math_font else ""
-        key = self.page_contents.key(page, html, font, toc_ids(page.toc), self.code_keys[1])
+        key = self.page_contents.key(page, html, font, toc_ids(page.toc), build.content_context)
         make = functools.partial(build.page_content, html, page, config)
         return self.page_contents.content(key, make, build.notebook_pages, build.shared.files)
 

@@ -69,7 +69,8 @@ class Build:
         self.numbers: dict[str, str] = {}
         self.verdicts: dict = {}
         self.site_dir = Path("site")
-        self.render_context = ""
+        self.render_context = ""  # render_cache.render_context, per language (on_files)
+        self.content_context = ""  # render_cache.content_context (on_files)
         from attention_explained.sitebuild._internal.notebook_html import SharedAssets
 
         self.shared = SharedAssets()

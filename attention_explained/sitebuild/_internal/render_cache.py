@@ -13,8 +13,8 @@ in a JSON file of the cache (only the entries the last build used) and read by t
   contents and the front matter the index reads (``search``, ``tags``, ``title``), under the
   search plugin's config and Material's version.
 - ``PageContentCache``, the plugin's own content step (MathML, a notebook page's shared
-  CSS/JS): its HTML, where the page is, its anchors, the math font's coverage, and the code
-  of that step (``content_code``).
+  CSS/JS): its HTML, where the page is, its anchors, the math font's coverage, the config
+  file and the code of that step (``content_code``).
 
 A step that logged a warning is not kept, so a reused page never hides one from
 ``--strict``; nor is a render made at DEBUG level, which keeps no links to check. The code
@@ -61,11 +61,22 @@ def files_digest(files) -> str:
     return digest(*(f"{f.src_uri}\t{f.url}" for f in files))
 
 
+def config_digest(config_file: Path) -> str:
+    """The config file's bytes as a key (extensions and their options, the theme's language)."""
+    return digest(config_file.read_bytes() if config_file.is_file() else b"")
+
+
 def render_context(lang: str, files, config_file: Path, code: str = "") -> str:
     """What every page's HTML depends on besides its Markdown: the language, the site's
     files, the config file and ``code`` (:func:`render_code`)."""
-    text = config_file.read_bytes() if config_file.is_file() else b""
-    return f"{lang}:{files_digest(files)}:{digest(text)}:{code}"
+    return f"{lang}:{files_digest(files)}:{config_digest(config_file)}:{code}"
+
+
+def content_context(config_file: Path, code: str = "") -> str:
+    """What every page's content step depends on besides the page: the config file (a
+    notebook page's copy buttons take the words of the theme's language) and ``code``
+    (:func:`content_code`)."""
+    return f"{config_digest(config_file)}:{code}"
 
 
 def render_code(graph: ImportGraph, extensions: Iterable) -> str:
@@ -279,7 +290,7 @@ class PageContentCache(_Memory):
     @staticmethod
     def key(page, html: str, font: str, anchors: list[str], code: str = "") -> str:
         """``font``: the math font's path (its name carries its coverage); ``anchors``:
-        the page's table of contents ids; ``code``: :func:`content_code`."""
+        the page's table of contents ids; ``code``: :func:`content_context`."""
         return digest(page.file.src_uri, page.url, html, font, *anchors, code)
 
     def content(
