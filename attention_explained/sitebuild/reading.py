@@ -20,6 +20,7 @@ call :func:`reading_time` on the same source.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass
@@ -174,6 +175,7 @@ def reading_seconds(markdown: str, lang: str) -> float:
     )
 
 
+@functools.lru_cache(maxsize=256)  # a serve rebuild asks again for every unchanged page
 def reading_time(markdown: str, lang: str) -> int:
     """The minutes a page prints: its seconds rounded half up to whole minutes, at least 1."""
     return max(1, math.floor(reading_seconds(markdown, lang) / 60 + 0.5))

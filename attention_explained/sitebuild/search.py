@@ -21,6 +21,7 @@ and ``write_search_data`` (reads and writes the cache and the site).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import html
 import json
@@ -435,7 +436,13 @@ def without_numbers(text: str, numbers: Sequence[tuple[str, bool]]) -> str:
     """``text`` without the numbers its section's Markdown printed (``numbers``, from
     :func:`section_numbers`): the numbers in ``text`` are matched in order with the
     section's, printed and written out (the longest common subsequence), and those matched
-    with a printed one go."""
+    with a printed one go. Kept per (text, numbers): a serve rebuild asks again for every
+    page, of which an edit changed one."""
+    return _without_numbers(text, tuple((str(t), bool(p)) for t, p in numbers))
+
+
+@functools.lru_cache(maxsize=1024)
+def _without_numbers(text: str, numbers: tuple[tuple[str, bool], ...]) -> str:
     pattern = _number_pattern(t for t, printed in numbers if printed)
     found = list(pattern.finditer(text))
     a, b = [t for t, _ in numbers], [m.group(0) for m in found]

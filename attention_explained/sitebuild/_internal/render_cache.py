@@ -26,6 +26,7 @@ never files what its old code made under the new code's key.
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import logging
 import posixpath
@@ -108,10 +109,15 @@ def content_code(graph: ImportGraph, options: dict) -> str:
 
 def search_context(search) -> str:
     """What Material's search entries depend on besides the page: its config and version."""
+    options = json.dumps(dict(search.config), sort_keys=True, default=str)
+    return f"mkdocs-material {_material_version()}\n{options}"
+
+
+@functools.cache
+def _material_version() -> str:  # the Material this process has loaded
     from importlib.metadata import version
 
-    options = json.dumps(dict(search.config), sort_keys=True, default=str)
-    return f"mkdocs-material {version('mkdocs-material')}\n{options}"
+    return version("mkdocs-material")
 
 
 class _Warned(logging.Handler):
