@@ -392,3 +392,19 @@ def test_the_content_context_follows_the_config_file(tmp_path):
     config_file.write_text("theme:\n  language: ja\n", "utf-8")
     assert content_context(config_file, "code") != before
     assert content_context(config_file, "other code") != content_context(config_file, "code")
+
+
+def test_a_plugin_object_reused_for_another_site_reads_and_saves_that_sites_memories(tmp_path):
+    """MkDocs keeps one plugin object for every build in a process: a build of another site
+    (another cache) must neither reuse the first site's memories nor save into its cache."""
+    from attention_explained.sitebuild.plugin import AttentionExplainedPlugin
+
+    plugin = AttentionExplainedPlugin()
+    plugin.open_memories(tmp_path / "a")
+    first = plugin.memories()
+    plugin.code_keys = ("render code", "content code")
+    plugin.open_memories(tmp_path / "a")  # the same site again (serve): the same memories
+    assert plugin.memories() == first and plugin.code_keys
+    plugin.open_memories(tmp_path / "b")
+    assert plugin.code_keys is None
+    assert [m.path.relative_to(tmp_path).parts[0] for m in plugin.memories()] == ["b"] * 3

@@ -103,8 +103,10 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
     def __init__(self):
         super().__init__()
         self.serving = False
-        # Page memories (render_cache.py), read from the cache once per process and saved after
-        # each build: pages' HTML, Material's search entries, on_page_content's results.
+        # Page memories (render_cache.py), read from the cache once per process (and site) and
+        # saved after each build (serve: its first): pages' HTML, Material's search entries,
+        # on_page_content's results.
+        self.memories_dir: Path | None = None
         self.render_cache: RenderCache | None = None
         self.search_entries: SearchEntryCache | None = None
         self.page_contents: PageContentCache | None = None
@@ -136,12 +138,7 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
                 check_known(langs, "mkdocs.yml's i18n plugin")
             except LanguageError as exc:
                 raise PluginError(f"attention-explained: {exc}") from exc
-            if self.search_entries is None:  # serve keeps its memories; a build reads the disk
-                self.search_entries = SearchEntryCache(cache_dir / "search" / "entries.json")
-                self.render_cache = RenderCache(cache_dir / "pages" / "render.json")
-                self.page_contents = PageContentCache(cache_dir / "pages" / "content.json")
-            for memory in self.memories():
-                memory.begin()
+            self.open_memories(cache_dir)
             docs_dir = Path(config.docs_dir).resolve()
             config_dir = Path(config.config_file_path or ".").resolve().parent
             self.build = Build.start(self.config, cache_dir, docs_dir, config_dir)
@@ -265,6 +262,19 @@ class AttentionExplainedPlugin(BasePlugin[options.PluginConfig]):
 
     def memories(self) -> tuple:
         return (self.search_entries, self.render_cache, self.page_contents)
+
+    def open_memories(self, cache_dir: Path) -> None:
+        """Begin a build's page memories. Serve keeps its memories from build to build; a
+        build reads them from ``cache_dir``. MkDocs keeps this object for every build in the
+        process (it has ``on_startup``), so a build of another site (another cache) reads its
+        own and takes its code keys again."""
+        if self.memories_dir != cache_dir:
+            self.memories_dir, self.code_keys, self.memories_saved = cache_dir, None, False
+            self.search_entries = SearchEntryCache(cache_dir / "search" / "entries.json")
+            self.render_cache = RenderCache(cache_dir / "pages" / "render.json")
+            self.page_contents = PageContentCache(cache_dir / "pages" / "content.json")
+        for memory in self.memories():
+            memory.begin()
 
 
 def _raise_keyboard_interrupt(signum, frame):
