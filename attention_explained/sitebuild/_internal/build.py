@@ -526,12 +526,9 @@ class Build:
 
 
 def reuse_report(search_entries, render_cache) -> str:
-    """What the search and serve caches gave this build; their counts start from zero again."""
-    reused = f"; search entries reused {search_entries.hits}"
-    if render_cache is not None:
-        reused = f"; pages reused {render_cache.hits}{reused}"
-        render_cache.hits = 0
-    search_entries.hits = 0
+    """What the page memories gave this build; their counts start from zero again."""
+    reused = f"; pages reused {render_cache.hits}; search entries reused {search_entries.hits}"
+    render_cache.hits = search_entries.hits = 0
     return reused
 
 

@@ -35,7 +35,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from attention_explained.sitebuild.keys import ImportGraph, digest
+from attention_explained.sitebuild.keys import PACKAGE, ImportGraph, digest
 
 # What MkDocs 1.6's ``Page.render`` sets on the page (besides ``links_to_anchors``, kept
 # apart below). ``_title_from_render`` is private to MkDocs and has no public setter that
@@ -48,7 +48,6 @@ RENDER_SETS = ("content", "toc", "_title_from_render", "present_anchor_ids")
 # Besides MkDocs and Python-Markdown, what a page's HTML is made by: the top-level packages of
 # the configured extensions, and Pygments (pymdownx.highlight colours code with it).
 RENDER_LIBRARIES = ("mkdocs", "markdown", "pygments")
-PACKAGE = "attention_explained"
 # The content step: build.py's page_content/typeset, and the modules they call.
 CONTENT_STEP = "attention_explained.sitebuild._internal.build"
 CONTENT_MODULES = (
@@ -238,15 +237,12 @@ def _restore(page, entry: dict, files) -> None:
 
 
 def _toc_tokens(items) -> list[dict]:
-    """A table of contents as the Markdown toc tokens ``mkdocs.structure.toc.get_toc`` reads."""
+    """A table of contents as the Markdown toc tokens ``mkdocs.structure.toc.get_toc`` reads
+    (also what a page's search entries are keyed by)."""
     return [
         {"level": i.level, "id": i.id, "name": i.title, "children": _toc_tokens(i.children)}
         for i in items
     ]
-
-
-def _toc(items) -> list:
-    return [[i.title, i.url, i.level, _toc(i.children)] for i in items]
 
 
 class SearchEntryCache(_Memory):
@@ -269,7 +265,7 @@ class SearchEntryCache(_Memory):
                 str(page.title),
                 page.content or "",
                 json.dumps(meta, sort_keys=True, default=str),
-                json.dumps(_toc(page.toc), default=str),
+                json.dumps(_toc_tokens(page.toc), default=str),
             )
             self.used.add(key)
             entries = self.entries.get(key)
@@ -294,10 +290,10 @@ class PageContentCache(_Memory):
     MAX_ENTRIES = 2000  # a long serve session starts over rather than grow without end
 
     @staticmethod
-    def key(page, html: str, font: str, anchors: list[str], code: str = "") -> str:
+    def key(page, html: str, font: str, anchors: list[str], context: str = "") -> str:
         """``font``: the math font's path (its name carries its coverage); ``anchors``:
-        the page's table of contents ids; ``code``: :func:`content_context`."""
-        return digest(page.file.src_uri, page.url, html, font, *anchors, code)
+        the page's table of contents ids; ``context``: :func:`content_context`."""
+        return digest(page.file.src_uri, page.url, html, font, *anchors, context)
 
     def content(
         self,
