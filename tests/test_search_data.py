@@ -289,3 +289,59 @@ def test_kiwi_reads_a_page_without_its_printed_numbers():
         "왜\naxes=[0, 2]로 두고 시드 개, 토큰 개짜리, 범위 이고 0.99–1.00은 손으로 썼습니다.1",
         "끝\n2개는 그대로입니다. 시드 개의 중앙값.",
     ]
+
+
+def test_a_rebuild_reads_again_only_the_entries_an_edit_changed(monkeypatch):
+    """`mkdocs serve`: the lexicon of every Korean entry is made again after each edit; the
+    words of an unchanged entry are not read again, and the result is what the texts say."""
+    table = {
+        "포화된": [("포화", "NNG"), ("되", "XSV"), ("ᆫ", "ETM")],
+        "기울기가": [("기울기", "NNG"), ("가", "JKS")],
+        "야코비안을": [("야코비안", "NNG"), ("을", "JKO")],
+    }
+    texts = {t: fake(table)(t) for t in ("포화된 기울기가", "야코비안을", "포화된")}
+    read = []
+    words = search.words
+    monkeypatch.setattr(search, "words", lambda text, *a: read.append(text) or words(text, *a))
+    sep = r"[\s\-]+|@@"  # this test's own: nothing another test analysed is kept for it
+    first = search.lexicon(["포화된 기울기가", "야코비안을"], texts.__getitem__, sep)
+    assert sorted(read) == ["야코비안을", "포화된 기울기가"]
+    assert first["stems"] == ["기울기", "야코비안", "포화"]
+    read.clear()
+    second = search.lexicon(["포화된 기울기가", "포화된"], texts.__getitem__, sep)  # one edited
+    assert read == ["포화된"]
+    assert second == {"stems": ["기울기", "포화"], "endings": ["가", "된"], "forms": {}}
+
+
+def test_a_rebuild_reads_the_analyses_file_again_only_when_another_process_replaced_it(
+    tmp_path, monkeypatch
+):
+    """The analyses file (about 1 MB) is kept as this process last wrote it: a serve rebuild
+    after an edit does not parse it again, nor write it when no text is new; a file another
+    process wrote since is read."""
+    table = {"포화된": [("포화", "NNG"), ("되", "XSV"), ("ᆫ", "ETM")]}
+    monkeypatch.setattr(search, "kiwi_analyser", lambda: fake(table))
+    monkeypatch.setattr(search, "kiwi_version", lambda: "test")
+    reads = []
+    read_json = search.read_json
+    monkeypatch.setattr(search, "read_json", lambda p: reads.append(p.name) or read_json(p))
+    site, cache = tmp_path / "site", tmp_path / "cache"
+
+    def build(*texts):  # a build of these Korean entries (each list: a lexicon not cached)
+        reads.clear()
+        search.write_search_data(site, cache, {"ko": "", "en": "en/"}, "ko", list(texts), [])
+        [stored] = cache.glob("analyses-*.json")
+        return stored, (stored.stat().st_ino, stored.stat().st_mtime_ns)
+
+    stored, _ = build("<p>포화된</p>")
+    stored, written = build("<p>포화된</p>", "<p>포화된 값</p>")  # an edit: one text new
+    assert stored.name not in reads, "the analyses file was parsed again"
+    _, again = build("<p>포화된 값</p>", "<p>포화된</p>")  # no text new
+    assert stored.name not in reads, "the analyses file was parsed again"
+    assert again == written, "an unchanged analyses file was written again"
+    # another process replaces it (an atomic write: a new file): this one reads it
+    from attention_explained.sitebuild._internal.storage import write_json
+
+    write_json(stored, {**read_json(stored), "other": []}, ensure_ascii=False)
+    build("<p>포화된</p>", "<p>포화된 값</p>")
+    assert stored.name in reads

@@ -77,6 +77,48 @@ def words(text: str, separator: str = DEFAULT_SEPARATOR) -> list[tuple[int, int]
     return spans
 
 
+@functools.lru_cache(maxsize=4096)
+def _text_lexicon(
+    text: str, morphemes: tuple[Morpheme, ...], separator: str
+) -> tuple[frozenset[str], frozenset[str], tuple[tuple[str, str], ...]]:
+    """One text's part of :func:`lexicon` (stems, endings, forms in text order), a pure
+    function of its arguments: kept, so that a `mkdocs serve` rebuild after an edit reads
+    again only the entries the edit changed."""
+    stems: set[str] = set()
+    endings: set[str] = set()
+    forms: dict[str, str] = {}
+    morphemes = sorted(morphemes, key=lambda m: m[2])
+    i = 0
+    for start, end in words(text, separator):
+        word = text[start:end].lower()
+        while i < len(morphemes) and morphemes[i][2] < start:
+            i += 1
+        inside = []
+        j = i
+        while j < len(morphemes) and morphemes[j][2] < end:
+            inside.append(morphemes[j])
+            j += 1
+        if not HANGUL.search(word) or not inside or inside[0][2] != start:
+            continue
+        head_end = start
+        for _form, tag, m_start, m_len in inside:
+            if tag not in STEM_TAGS or m_start != head_end:
+                break
+            head_end = m_start + m_len
+        if head_end > start:
+            stem = word[: head_end - start]
+            rest = word[head_end - start :]
+            if HANGUL.search(stem):
+                stems.add(stem)
+                if rest and ONLY_HANGUL.fullmatch(rest):
+                    endings.add(rest)
+            continue
+        form, tag = inside[0][0].lower(), inside[0][1]
+        if tag in VERB_TAGS and len(form) >= 2 and not word.startswith(form):
+            forms[word] = form
+    return frozenset(stems), frozenset(endings), tuple(forms.items())
+
+
 def lexicon(
     texts: Iterable[str], analyse: Analyser, separator: str = DEFAULT_SEPARATOR
 ) -> dict[str, object]:
@@ -91,35 +133,12 @@ def lexicon(
     endings: set[str] = set()
     forms: dict[str, str] = {}
     for text in texts:
-        morphemes = sorted(analyse(text), key=lambda m: m[2])
-        i = 0
-        for start, end in words(text, separator):
-            word = text[start:end].lower()
-            while i < len(morphemes) and morphemes[i][2] < start:
-                i += 1
-            inside = []
-            j = i
-            while j < len(morphemes) and morphemes[j][2] < end:
-                inside.append(morphemes[j])
-                j += 1
-            if not HANGUL.search(word) or not inside or inside[0][2] != start:
-                continue
-            head_end = start
-            for _form, tag, m_start, m_len in inside:
-                if tag not in STEM_TAGS or m_start != head_end:
-                    break
-                head_end = m_start + m_len
-            if head_end > start:
-                stem = word[: head_end - start]
-                rest = word[head_end - start :]
-                if HANGUL.search(stem):
-                    stems.add(stem)
-                    if rest and ONLY_HANGUL.fullmatch(rest):
-                        endings.add(rest)
-                continue
-            form, tag = inside[0][0].lower(), inside[0][1]
-            if tag in VERB_TAGS and len(form) >= 2 and not word.startswith(form):
-                forms[word] = form
+        text_stems, text_endings, text_forms = _text_lexicon(
+            text, tuple(tuple(m) for m in analyse(text)), separator
+        )
+        stems |= text_stems
+        endings |= text_endings
+        forms.update(text_forms)
     # Kiwi reads some unknown words whole (소프트맥스의 as one noun): a "stem" that is a
     # shorter stem plus a known ending is that stem inflected, not a stem of its own.
     inflected = {
@@ -338,8 +357,8 @@ class CachedAnalyses:
         return hashlib.sha256(text.encode()).hexdigest()[:20]
 
     def __enter__(self) -> Analyser:
-        known = read_json(self.path)  # None if absent or damaged (then Kiwi runs again)
-        self.known = known if isinstance(known, dict) else {}
+        self.stored = _analyses_read(self.path)
+        self.known = dict(self.stored)
         missing = [t for t in dict.fromkeys(self.texts) if self.text_key(t) not in self.known]
         if missing:
             kiwi = kiwi_analyser()
@@ -359,7 +378,33 @@ class CachedAnalyses:
             for old in self.path.parent.glob("analyses-*.json"):
                 if old != self.path:
                     old.unlink()
-            write_json(self.path, rows, ensure_ascii=False)
+            if rows != self.stored:  # unchanged (a rebuild with no new text): not written
+                write_json(self.path, rows, ensure_ascii=False)
+            _analyses_seen[self.path] = (_file_signature(self.path), rows)
+
+
+# Each analyses file as this process last read or wrote it, with its signature then: a serve
+# rebuild reads the file again only if another process has replaced it since (about 1 MB of
+# JSON, a tenth of a rebuild).
+_analyses_seen: dict[Path, tuple[tuple[int, int, int] | None, dict[str, list]]] = {}
+
+
+def _file_signature(path: Path) -> tuple[int, int, int] | None:
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return (stat.st_ino, stat.st_mtime_ns, stat.st_size)
+
+
+def _analyses_read(path: Path) -> dict[str, list]:
+    """The analyses file's rows ({} when absent or damaged: then Kiwi runs again)."""
+    seen = _analyses_seen.get(path)
+    signature = _file_signature(path)
+    if seen is not None and signature is not None and seen[0] == signature:
+        return seen[1]
+    known = read_json(path)
+    return known if isinstance(known, dict) else {}
 
 
 def default_language_texts(
