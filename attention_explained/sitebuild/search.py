@@ -446,11 +446,24 @@ def section_numbers(markdown: str, numbers: Mapping[str, str]) -> list[list[tupl
     """Every number of a page's Markdown, by section (the text before the first heading,
     then one per heading, as Material's search splits the page): ``(text, True)`` for each
     ``{{ae:…}}``, printed, and ``(text, False)`` for a number written out. A footnote's
-    numbers go to the last section (the footnotes end the page)."""
+    numbers go to the last section (the footnotes end the page). Kept per (Markdown, the
+    numbers it prints): a serve rebuild asks again for every page, of which an edit changed
+    one."""
     from attention_explained.sitebuild._internal.markdown import PLACEHOLDER
 
-    printed = [str(numbers.get(m.group(1), "")) for m in PLACEHOLDER.finditer(markdown)]
-    pattern = _number_pattern(printed)
+    names = dict.fromkeys(m.group(1) for m in PLACEHOLDER.finditer(markdown))
+    printed = tuple((name, str(numbers.get(name, ""))) for name in names)
+    return [list(section) for section in _section_numbers(markdown, printed)]
+
+
+@functools.lru_cache(maxsize=256)
+def _section_numbers(
+    markdown: str, printed: tuple[tuple[str, str], ...]
+) -> tuple[tuple[tuple[str, bool], ...], ...]:
+    from attention_explained.sitebuild._internal.markdown import PLACEHOLDER
+
+    numbers = dict(printed)
+    pattern = _number_pattern(numbers[m.group(1)] for m in PLACEHOLDER.finditer(markdown))
     sections: list[list[tuple[str, bool]]] = [[]]
     footnotes: list[tuple[str, bool]] = []
     fence, in_footnote = "", False
@@ -474,7 +487,7 @@ def section_numbers(markdown: str, numbers: Mapping[str, str]) -> list[list[tupl
                 target.append((str(numbers.get(m.group(1), "")), True))
                 position = m.end()
     sections[-1].extend(footnotes)
-    return sections
+    return tuple(tuple(section) for section in sections)
 
 
 def without_numbers(text: str, numbers: Sequence[tuple[str, bool]]) -> str:
