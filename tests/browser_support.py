@@ -153,6 +153,18 @@ def open_ready(page, url: str, wait_until: str = "load"):
     return response
 
 
+def wait_for_explorer(page) -> None:
+    """Wait until the Explorer has drawn its first sample and checked itself against the
+    package's reference values (``aeExplorer.state.selfCheck``): what a11y and layout checks
+    read is then on the page."""
+    page.wait_for_function("() => window.aeExplorer && aeExplorer.state.selfCheck")
+
+
+def explorer_state(page) -> dict:
+    """The Explorer's state (``window.aeExplorer.state``) as plain JSON."""
+    return page.evaluate("() => JSON.parse(JSON.stringify(aeExplorer.state))")
+
+
 def all_pages() -> list[tuple[str, str]]:
     """(language, site-relative page folder) of every page, both languages."""
     return [(lang, localized(page, lang)) for lang in LANGS for page in source_pages()]

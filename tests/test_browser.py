@@ -29,6 +29,7 @@ from browser_support import (
     press_palette_toggle,
     scheme,
     screenshot,
+    wait_for_explorer,
 )
 from site_build import DOCS, LANGS, unlocalized
 
@@ -101,7 +102,7 @@ def test_page_renders_cleanly_and_axe_finds_nothing_serious_in_either_theme(
     # scroll boxes (a box it has not marked focusable yet is an axe violation)
     open_ready(page, server.url(path), wait_until="networkidle")
     if page.locator("#ae-explorer").count():  # axe reads the Explorer's first drawing
-        page.wait_for_function("() => window.aeExplorer && aeExplorer.state.selfCheck")
+        wait_for_explorer(page)
     images = load_all_images(page)
     screenshot(
         page, lang, screenshot_name(path, lang)

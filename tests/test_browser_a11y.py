@@ -12,10 +12,12 @@ import pytest
 from browser_support import (
     HANGUL,
     SCHEMES,
+    explorer_state,
     localized,
     open_ready,
     scheme,
     screenshot,
+    wait_for_explorer,
 )
 from site_build import LANGS
 
@@ -34,7 +36,7 @@ def open_page(server, open_session, path: str, theme: str):
     open_ready(page, server.url(path))
     assert scheme(page) == SCHEMES[theme], f"{path}: not in the {theme} theme"
     if page.locator("#ae-explorer").count():
-        page.wait_for_function("() => window.aeExplorer && aeExplorer.state.selfCheck")
+        wait_for_explorer(page)
     return session, page
 
 
@@ -49,10 +51,6 @@ def focused(page) -> dict:
                      ring: e.matches(':focus-visible'),
                      outline: s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0 }; }"""
     )
-
-
-def explorer_state(page) -> dict:
-    return page.evaluate("() => JSON.parse(JSON.stringify(aeExplorer.state))")
 
 
 WIDGET_CONTROLS = ["dim", "length", "scale-none", "min", "max", "new-sample"]

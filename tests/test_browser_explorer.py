@@ -15,11 +15,13 @@ import pytest
 from browser_support import (
     HANGUL,
     blocking_violations,
+    explorer_state,
     localized,
     open_ready,
     press_palette_toggle,
     scheme,
     screenshot,
+    wait_for_explorer,
 )
 from site_build import LANGS
 
@@ -58,10 +60,6 @@ def press(page, control: str, *keys: str):
     page.locator(f"#ae-explorer-{control}").focus()
     for key in keys:
         page.keyboard.press(key)
-
-
-def state(page) -> dict:
-    return page.evaluate("() => JSON.parse(JSON.stringify(aeExplorer.state))")
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -138,14 +136,14 @@ def test_raising_d_saturates_and_scaling_brings_it_back(server, open_session, la
     session, page = open_explorer(server, open_session, lang)
     page.check("#ae-explorer-scale-none")
     press(page, "dim", "Home", *["ArrowRight"] * 8)  # log2 d = 8 × 1/4 = 2
-    assert state(page)["dim"] == 4
+    assert explorer_state(page)["dim"] == 4
     low = {name: shown(page, name) for name in ("max_weight", "entropy", "jacobian_fro")}
 
     seen = []
     for _ in range(40):  # drag: one slider step (×2^1/4) at a time up to d = 4096
         press(page, "dim", "ArrowRight")
         seen.append(shown(page, "max_weight"))
-    assert state(page)["dim"] == 4096
+    assert explorer_state(page)["dim"] == 4096
     assert page.locator("label[for='ae-explorer-dim'] output").inner_text() == "4096"
     high = {name: shown(page, name) for name in ("max_weight", "entropy", "jacobian_fro")}
     assert high["max_weight"] > 0.9, high
@@ -153,7 +151,7 @@ def test_raising_d_saturates_and_scaling_brings_it_back(server, open_session, la
     assert high["entropy"] < low["entropy"] and high["jacobian_fro"] < low["jacobian_fro"]
     assert seen[-1] > seen[0]
 
-    draws = state(page)["draws"]
+    draws = explorer_state(page)["draws"]
     page.check("#ae-explorer-scale-sqrt")
     sqrt = {name: shown(page, name) for name in ("max_weight", "entropy", "logit_std")}
     assert sqrt["max_weight"] < 0.8, sqrt
@@ -162,10 +160,10 @@ def test_raising_d_saturates_and_scaling_brings_it_back(server, open_session, la
     unit = {name: shown(page, name) for name in ("max_weight", "entropy", "logit_std")}
     assert unit["max_weight"] < sqrt["max_weight"] and unit["entropy"] > sqrt["entropy"]
     assert 0.8 < unit["logit_std"] < 1.25, unit
-    assert state(page)["draws"] == draws, "changing only the scale drew a new sample"
+    assert explorer_state(page)["draws"] == draws, "changing only the scale drew a new sample"
 
     # What is displayed is what the package computes for the same settings.
-    current = state(page)
+    current = explorer_state(page)
     py = explorer.statistics(
         current["seed"],
         current["dim"],
@@ -193,7 +191,7 @@ def test_labels_are_in_the_page_language(server, open_session, lang):
     name = HEAD_DIMENSION.term if lang == "ko" else HEAD_DIMENSION.english
     label = page.locator("label[for='ae-explorer-dim']").inner_text()
     assert label.lower().startswith(f"{name} dₖ = ".lower()), (name, label)
-    dim = state(page)["dim"]
+    dim = explorer_state(page)["dim"]
     assert page.get_attribute("#ae-explorer-dim", "aria-valuetext") == f"dₖ = {dim}"
     assert f"dₖ = {dim})" in page.locator("#ae-explorer-timing").inner_text()
     page.check("#ae-explorer-scale-sqrt")
@@ -218,12 +216,12 @@ def test_each_update_at_the_largest_size_is_drawn_and_its_time_reported(server, 
     session, page = open_explorer(server, open_session, lang)
     press(page, "length", "End")
     press(page, "dim", "End")
-    current = state(page)
+    current = explorer_state(page)
     assert (current["length"], current["dim"]) == (64, 4096)
     for _ in range(CLICKS):  # each new sample redraws A and B and redoes A·Bᵀ
-        before = state(page)
+        before = explorer_state(page)
         page.click("#ae-explorer-new-sample")
-        after = state(page)
+        after = explorer_state(page)
         assert after["seed"] == before["seed"] + 1
         assert after["draws"] == before["draws"] + 1
         assert np.isfinite(after["lastUpdateMs"]) and after["lastUpdateMs"] > 0, after
@@ -259,7 +257,7 @@ def test_range_inputs_validate_and_allow_a_non_zero_mean(server, open_session, l
     mu, var = 0.5, 0.75
     row = var * (var + mu**2) / (var**2 + 2 * mu**2 * var)
     assert "σ²(σ²+μ²)dₖ" in divisor and divisor.endswith(f"= {row:.3f}"), divisor
-    current = state(page)
+    current = explorer_state(page)
     assert (current["minval"], current["maxval"]) == (-1.0, 2.0)
     py = explorer.statistics(current["seed"], current["dim"], current["length"], "unit", -1.0, 2.0)
     assert shown(page, "logit_std") == pytest.approx(py["logit_std"], abs=1e-3)
@@ -563,7 +561,7 @@ def test_one_row_view_is_accessible_and_fits_a_phone(server, open_session, axe, 
     page = session.page
     open_ready(page, server.url(localized(PAGE, lang)) + "?row=1,2;0,1;3,-1;2,2&x=4")
     row_ready(page)
-    page.wait_for_function("() => window.aeExplorer && aeExplorer.state.selfCheck")
+    wait_for_explorer(page)
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
     # Three tables, one per scaling, captioned in the page's language: the numbers for
     # everyone; the bars, drawn for the eye, are hidden from screen readers.

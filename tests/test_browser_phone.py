@@ -13,9 +13,11 @@ from browser_support import (
     ALL_PAGES,
     Session,
     blocking_violations,
+    explorer_state,
     localized,
     open_ready,
     screenshot,
+    wait_for_explorer,
 )
 from site_build import LANGS
 
@@ -151,10 +153,6 @@ def test_wide_math_and_tables_scroll_in_their_own_box(
     session.assert_clean()
 
 
-def state(page) -> dict:
-    return page.evaluate("() => JSON.parse(JSON.stringify(aeExplorer.state))")
-
-
 def drag(session, page, x0: float, x1: float, y: float, steps: int = 12):
     """A one-finger horizontal drag, as touch events (Playwright's touchscreen only taps)."""
     cdp = session.context.new_cdp_session(page)
@@ -171,18 +169,18 @@ def drag(session, page, x0: float, x1: float, y: float, steps: int = 12):
 @pytest.mark.parametrize("lang", LANGS)
 def test_explorer_works_by_touch(server, phone_session, lang):
     session, page = open_phone_page(server, phone_session, localized("explorer/", lang))
-    page.wait_for_function("() => window.aeExplorer && aeExplorer.state.selfCheck")
+    wait_for_explorer(page)
     slider = page.locator("#ae-explorer-dim")
     slider.scroll_into_view_if_needed()
     box = slider.bounding_box()
     y = box["y"] + box["height"] / 2
-    start = state(page)
+    start = explorer_state(page)
     shown = page.locator('[data-stat="max_weight"]')
     before = shown.inner_text()
 
     # A tap near the right end of the d slider jumps to a large d: the weights saturate.
     page.touchscreen.tap(box["x"] + box["width"] * 0.92, y)
-    tapped = state(page)
+    tapped = explorer_state(page)
     assert tapped["dim"] > 1000, (start["dim"], tapped["dim"])
     assert shown.inner_text() != before
     assert page.locator("label[for='ae-explorer-dim'] output").inner_text() == str(tapped["dim"])
@@ -191,7 +189,7 @@ def test_explorer_works_by_touch(server, phone_session, lang):
     # A drag to the left brings d back down, update by update.
     drag(session, page, box["x"] + box["width"] * 0.92, box["x"] + box["width"] * 0.1, y)
     page.wait_for_function(f"() => aeExplorer.state.dim < {tapped['dim']}")
-    dragged = state(page)
+    dragged = explorer_state(page)
     assert dragged["dim"] < 8, dragged["dim"]
     assert dragged["updates"] >= tapped["updates"] + 3, "the drag did not move the slider live"
     assert float(shown.inner_text()) < saturated
@@ -207,9 +205,9 @@ def test_explorer_works_by_touch(server, phone_session, lang):
     )
     page.wait_for_function(f"() => aeExplorer.state.length < {dragged['length']}")
     page.locator("label[for='ae-explorer-scale-sqrt']").tap()
-    assert state(page)["scale"] == "sqrt"
+    assert explorer_state(page)["scale"] == "sqrt"
     page.locator("#ae-explorer-new-sample").tap()
-    assert state(page)["seed"] == dragged["seed"] + 1
+    assert explorer_state(page)["seed"] == dragged["seed"] + 1
     assert page.evaluate("() => document.scrollingElement.scrollLeft") == 0
     assert page.evaluate(
         "() => document.scrollingElement.scrollWidth <= document.scrollingElement.clientWidth"
