@@ -90,7 +90,7 @@ def measure(args: argparse.Namespace) -> tuple[dict, dict]:
         results["phone"] = phone_visits(ws.root / "site", args.phone_repeat)
         results["explorer"] = explorer_updates(ws.root / "site", args.explorer_clicks)
         if not args.no_serve:
-            results["serve"] = serve_loop(ws, make_floor(ws.root), args.repeat)
+            results["serve"] = serve_loop(ws, make_floor(ws.root), args.serve_edits)
     results["newcomer"] = newcomer_hook(args.newcomer_repeat, args.seed_dir)
     return results, weights
 
@@ -110,6 +110,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--no-serve", action="store_true", help="skip the serve-loop lines (no mkdocs serve)"
     )
+    parser.add_argument(
+        "--serve-edits", type=int, default=8,
+        help="edits of each kind in the serve loop (median; >= 3): a poll of MkDocs' file "
+        "watcher alone spreads a page edit over 0.5 s",
+    )  # fmt: skip
     parser.add_argument(
         "--phone-repeat", type=int, default=3,
         help="throttled runs per page in benchmarks/phone.py (median); 0 = skip",
@@ -131,6 +136,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.repeat < 3:
         parser.error(f"--repeat must be >= 3 so that a median means something, got {args.repeat}")
+    if args.serve_edits < 3:
+        parser.error(f"--serve-edits must be >= 3 (a median), got {args.serve_edits}")
     return args
 
 

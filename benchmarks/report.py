@@ -13,7 +13,7 @@ from pathlib import Path
 from grids import TARGET as AFTER_GRID_TARGET
 from grids import TRAINING_TARGET
 from runs import machine
-from serve_loop import print_serve
+from serve_loop import print_serve, serve_checks
 from timeline import print_timeline
 
 from attention_explained.sitebuild._internal.budgets import FIGURE_BYTES, PAGE_BYTES
@@ -79,6 +79,8 @@ def verdicts(results: dict, weights: dict) -> dict:
         "page weight": max(weights["pages"].values()) <= PAGE_BYTES,
         "figure weight": max(weights["figures"].values()) <= FIGURE_BYTES,
     }
+    if results.get("serve"):
+        checks |= serve_checks(results["serve"])
     if results.get("phone"):
         checks["phone budgets"] = not results["phone"]["misses"]
     if results.get("explorer"):
@@ -148,7 +150,7 @@ def print_report(report: dict, repeat: int, before: str | None) -> list[str]:
         )
     print_timeline(results["cold"]["timeline"], repeat)
     if results.get("serve"):
-        print_serve(results["serve"], repeat)
+        print_serve(results["serve"], results["baseline"]["seconds"])
     if results.get("phone"):
         print("\nFirst visit on a throttled phone (benchmarks/phone.py):")
         print(results["phone"]["table"])
