@@ -315,6 +315,51 @@ def test_the_next_build_reuses_a_content_step_from_disk_but_not_one_that_warned(
     assert calls == ["<p>a</p>", "<p>b</p>", "<p>b</p>"] and second.hits == 1
 
 
+def test_a_shared_file_is_stored_once_and_restored_for_every_page_that_links_it(tmp_path):
+    """The notebook stylesheet (about 600 KB) is linked by every notebook page: the file on
+    disk holds it once, and the next build restores it with each of those pages."""
+    from attention_explained.sitebuild._internal.render_cache import PageContentCache
+    from attention_explained.sitebuild._internal.storage import read_json
+
+    css = "x" * 10_000
+    path = tmp_path / "content.json"
+
+    def make(files, name):
+        def step():
+            files["assets/notebooks/n1.css"] = css
+            return f'<p>{name}</p><link href="../assets/notebooks/n1.css">'
+
+        return step
+
+    first, files = PageContentCache(path), {}
+    first.begin()
+    for name in ("heatmaps", "sweep"):
+        first.content(name, make(files, name), [], files)
+    first.save()
+    assert path.read_text("utf-8").count(css) == 1
+    assert len(read_json(path)["files"]) == 1
+    second = PageContentCache(path)
+    second.begin()
+    for name in ("heatmaps", "sweep"):
+        restored: dict = {}
+        output = second.content(name, make({}, "made again"), [], restored)
+        assert output.startswith(f"<p>{name}</p>")
+        assert restored == {"assets/notebooks/n1.css": css}
+    assert second.hits == 2
+
+
+def test_a_content_file_of_another_layout_is_made_again_not_misread(tmp_path):
+    from attention_explained.sitebuild._internal.render_cache import PageContentCache
+    from attention_explained.sitebuild._internal.storage import write_json
+
+    path = tmp_path / "content.json"
+    write_json(path, {"k": ["<p>old</p>", [], {"a.css": "css"}]})  # the layout before
+    memory, calls = PageContentCache(path), []
+    memory.begin()
+    assert memory.content("k", lambda: calls.append(1) or "<p>new</p>", [], {}) == "<p>new</p>"
+    assert calls == [1]
+
+
 def test_the_content_memory_starts_over_instead_of_growing_without_end(monkeypatch):
     from attention_explained.sitebuild._internal.render_cache import PageContentCache
 

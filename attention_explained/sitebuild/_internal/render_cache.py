@@ -154,9 +154,17 @@ class _Memory:
         if path is not None:
             from attention_explained.sitebuild._internal.storage import read_json
 
-            entries = read_json(Path(path))  # None if absent or damaged (then pages are made)
-            self.entries = entries if isinstance(entries, dict) else {}
+            stored = read_json(Path(path))  # None if absent or damaged (then pages are made)
+            self.entries = self._decode(stored) if isinstance(stored, dict) else {}
         self._stored = set(self.entries)
+
+    def _encode(self, rows: dict[str, Any]) -> dict:
+        """The entries as the JSON file holds them."""
+        return rows
+
+    def _decode(self, stored: dict) -> dict[str, Any]:
+        """The entries from the JSON file's value (a dict)."""
+        return stored
 
     def begin(self) -> None:
         """A new build: what it uses decides what :meth:`save` keeps."""
@@ -169,7 +177,7 @@ class _Memory:
         from attention_explained.sitebuild._internal.storage import write_json
 
         rows = {key: self.entries[key] for key in sorted(self.used) if key in self.entries}
-        write_json(Path(self.path), rows, ensure_ascii=False)
+        write_json(Path(self.path), self._encode(rows), ensure_ascii=False)
         self._stored = set(rows)
 
 
@@ -294,6 +302,29 @@ class PageContentCache(_Memory):
         """``font``: the math font's path (its name carries its coverage); ``anchors``:
         the page's table of contents ids; ``context``: :func:`content_context`."""
         return digest(page.file.src_uri, page.url, html, font, *anchors, context)
+
+    # On disk each shared file is stored once (the notebook stylesheet, about 600 KB, is
+    # linked by every notebook page): {"files": {name: text}, "entries": {key: [output,
+    # pages, [names]]}}. Names are content-named, so one name is one text.
+    def _encode(self, rows: dict[str, Any]) -> dict:
+        files: dict[str, str] = {}
+        entries = {}
+        for key, (output, pages, linked) in rows.items():
+            files.update(linked)
+            entries[key] = [output, pages, sorted(linked)]
+        return {"files": dict(sorted(files.items())), "entries": entries}
+
+    def _decode(self, stored: dict) -> dict[str, Any]:
+        files, entries = stored.get("files"), stored.get("entries")
+        if not isinstance(files, dict) or not isinstance(entries, dict):
+            return {}  # not this layout (an older one): the steps are done again
+        try:
+            return {
+                key: [output, pages, {name: files[name] for name in names}]
+                for key, (output, pages, names) in entries.items()
+            }
+        except (KeyError, TypeError, ValueError):  # written so by a bug: start over
+            return {}
 
     def content(
         self,
