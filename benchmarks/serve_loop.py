@@ -269,17 +269,21 @@ def serve_summary(samples: list[dict], key: str) -> dict | None:
 
 
 def serve_checks(serve: dict) -> dict[str, bool]:
-    """Each serve-loop target (TARGETS) met? Only with a browser: the targets are to the tab."""
+    """Each serve-loop target (TARGETS) met? The targets are to the tab: without a browser
+    they are not checked, which fails; an edit the tab never showed fails its check."""
     if not serve["browser"]:
-        return {}
-    page = serve_summary(serve["page"], "tab")
-    figure = serve_summary(serve["figure"], "tab")
-    first = [s["tab"] for s in serve["figure"] if s["first"]]
+        return {"serve loop seen in a tab (Playwright and Chromium)": False}
+
+    def met(samples: list[dict], limit: float) -> bool:
+        tabs = [s["tab"] for s in samples]
+        return bool(tabs) and None not in tabs and statistics.median(tabs) <= limit
+
+    first = [s for s in serve["figure"] if s["first"]]
+    later = [s for s in serve["figure"] if not s["first"]]
     return {
-        "serve page edit": page is not None and page["seconds"] <= TARGETS["page"],
-        "serve figure edit": figure is not None and figure["seconds"] <= TARGETS["figure"],
-        "serve first figure edit": bool(first)
-        and all(t is not None and t <= TARGETS["figure"] for t in first),
+        "serve page edit": met(serve["page"], TARGETS["page"]),
+        "serve figure edit": met(later, TARGETS["figure"]),
+        "serve first figure edit": met(first, TARGETS["figure"]),
     }
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import uuid
 from pathlib import Path
 
 import pytest
@@ -303,7 +304,9 @@ def test_a_rebuild_reads_again_only_the_entries_an_edit_changed(monkeypatch):
     read = []
     words = search.words
     monkeypatch.setattr(search, "words", lambda text, *a: read.append(text) or words(text, *a))
-    sep = r"[\s\-]+|@@"  # this test's own: nothing another test analysed is kept for it
+    # a separator of this run's own: nothing analysed before (another test, or this one
+    # run again in the same process) is kept for it
+    sep = rf"[\s\-]+|@{uuid.uuid4().hex}@"
     first = search.lexicon(["포화된 기울기가", "야코비안을"], texts.__getitem__, sep)
     assert sorted(read) == ["야코비안을", "포화된 기울기가"]
     assert first["stems"] == ["기울기", "야코비안", "포화"]
@@ -345,3 +348,26 @@ def test_a_rebuild_reads_the_analyses_file_again_only_when_another_process_repla
     write_json(stored, {**read_json(stored), "other": []}, ensure_ascii=False)
     build("<p>포화된</p>", "<p>포화된 값</p>")
     assert stored.name in reads
+
+
+def test_an_analyses_file_replaced_during_a_build_is_read_by_the_next(tmp_path, monkeypatch):
+    """Another process may replace the file while this build holds its rows: this build
+    then keeps no memory of it, and the next one reads the file."""
+    from attention_explained.sitebuild._internal.storage import write_json
+
+    table = {"포화된": [("포화", "NNG"), ("되", "XSV"), ("ᆫ", "ETM")]}
+    monkeypatch.setattr(search, "kiwi_analyser", lambda: fake(table))
+    monkeypatch.setattr(search, "kiwi_version", lambda: "test")
+    reads = []
+    read_json = search.read_json
+    monkeypatch.setattr(search, "read_json", lambda p: reads.append(p.name) or read_json(p))
+    texts = ["포화된"]
+    with search.CachedAnalyses(tmp_path, texts) as analyse:  # writes the file
+        analyse("포화된")
+    [stored] = tmp_path.glob("analyses-*.json")
+    with search.CachedAnalyses(tmp_path, texts) as analyse:  # no new text: nothing written
+        write_json(stored, {**read_json(stored), "other": []}, ensure_ascii=False)
+    reads.clear()
+    with search.CachedAnalyses(tmp_path, texts):
+        pass
+    assert stored.name in reads, "a file another process wrote was not read"

@@ -353,11 +353,17 @@ def test_a_content_file_of_another_layout_is_made_again_not_misread(tmp_path):
     from attention_explained.sitebuild._internal.storage import write_json
 
     path = tmp_path / "content.json"
-    write_json(path, {"k": ["<p>old</p>", [], {"a.css": "css"}]})  # the layout before
-    memory, calls = PageContentCache(path), []
-    memory.begin()
-    assert memory.content("k", lambda: calls.append(1) or "<p>new</p>", [], {}) == "<p>new</p>"
-    assert calls == [1]
+    layouts = [
+        {"k": ["<p>old</p>", [], {"a.css": "css"}]},  # the layout before
+        {"files": {}, "entries": {"k": ["<p>old</p>", [], ["a.css"]]}},  # a file not stored
+        {"files": {}, "entries": {"k": ["<p>old</p>", "pages", []]}},  # pages not a list
+    ]
+    for layout in layouts:
+        write_json(path, layout)
+        memory, calls = PageContentCache(path), []
+        memory.begin()
+        made = memory.content("k", lambda calls=calls: calls.append(1) or "<p>new</p>", [], {})
+        assert made == "<p>new</p>" and calls == [1], layout
 
 
 def test_the_content_memory_starts_over_instead_of_growing_without_end(monkeypatch):

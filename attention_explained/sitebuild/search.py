@@ -77,12 +77,13 @@ def words(text: str, separator: str = DEFAULT_SEPARATOR) -> list[tuple[int, int]
     return spans
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=512)  # about 30 KB an entry: 4 times this site's Korean entries
 def _text_lexicon(
     text: str, morphemes: tuple[Morpheme, ...], separator: str
 ) -> tuple[frozenset[str], frozenset[str], tuple[tuple[str, str], ...]]:
-    """One text's part of :func:`lexicon` (stems, endings, forms in text order), a pure
-    function of its arguments: kept, so that a `mkdocs serve` rebuild after an edit reads
+    """One text's part of :func:`lexicon`: its stems, its endings and its forms (each word
+    once, with the form its last occurrence gave). It depends on its arguments and this
+    module's constants only, so it is kept: a `mkdocs serve` rebuild after an edit reads
     again only the entries the edit changed."""
     stems: set[str] = set()
     endings: set[str] = set()
@@ -349,6 +350,8 @@ class CachedAnalyses:
         key = hashlib.sha256(f"{kiwi_version()}\0{options}".encode()).hexdigest()[:20]
         self.path = Path(cache_dir) / f"analyses-{key}.json"
         self.texts = texts
+        self.stored: dict[str, list] = {}  # the file's rows when entered
+        self.signature: tuple[int, int, int] | None = None  # the file's, when entered
         self.known: dict[str, list] = {}
         self.analysed = 0  # texts Kiwi analysed in this build
 
@@ -357,7 +360,7 @@ class CachedAnalyses:
         return hashlib.sha256(text.encode()).hexdigest()[:20]
 
     def __enter__(self) -> Analyser:
-        self.stored = _analyses_read(self.path)
+        self.signature, self.stored = _analyses_read(self.path)
         self.known = dict(self.stored)
         missing = [t for t in dict.fromkeys(self.texts) if self.text_key(t) not in self.known]
         if missing:
@@ -378,9 +381,13 @@ class CachedAnalyses:
             for old in self.path.parent.glob("analyses-*.json"):
                 if old != self.path:
                     old.unlink()
-            if rows != self.stored:  # unchanged (a rebuild with no new text): not written
+            if rows != self.stored:
                 write_json(self.path, rows, ensure_ascii=False)
-            _analyses_seen[self.path] = (_file_signature(self.path), rows)
+                _analyses_seen[self.path] = (_file_signature(self.path), rows)
+            elif _file_signature(self.path) == self.signature:  # no new text: not written
+                _analyses_seen[self.path] = (self.signature, rows)
+            else:  # another process replaced the file meanwhile: read it next time
+                _analyses_seen.pop(self.path, None)
 
 
 # Each analyses file as this process last read or wrote it, with its signature then: a serve
@@ -397,14 +404,15 @@ def _file_signature(path: Path) -> tuple[int, int, int] | None:
     return (stat.st_ino, stat.st_mtime_ns, stat.st_size)
 
 
-def _analyses_read(path: Path) -> dict[str, list]:
-    """The analyses file's rows ({} when absent or damaged: then Kiwi runs again)."""
+def _analyses_read(path: Path) -> tuple[tuple[int, int, int] | None, dict[str, list]]:
+    """The analyses file's signature and rows ({} when absent or damaged: then Kiwi runs
+    again)."""
     seen = _analyses_seen.get(path)
     signature = _file_signature(path)
     if seen is not None and signature is not None and seen[0] == signature:
-        return seen[1]
+        return signature, seen[1]
     known = read_json(path)
-    return known if isinstance(known, dict) else {}
+    return signature, known if isinstance(known, dict) else {}
 
 
 def default_language_texts(

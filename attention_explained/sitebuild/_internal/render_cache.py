@@ -318,13 +318,19 @@ class PageContentCache(_Memory):
         files, entries = stored.get("files"), stored.get("entries")
         if not isinstance(files, dict) or not isinstance(entries, dict):
             return {}  # not this layout (an older one): the steps are done again
-        try:
-            return {
-                key: [output, pages, {name: files[name] for name in names}]
-                for key, (output, pages, names) in entries.items()
-            }
-        except (KeyError, TypeError, ValueError):  # written so by a bug: start over
-            return {}
+        decoded = {}
+        for key, entry in entries.items():
+            try:
+                output, pages, names = entry
+                linked = {name: files[name] for name in names}
+            except (KeyError, TypeError, ValueError):  # written so by a bug: start over
+                return {}
+            if not (isinstance(output, str) and isinstance(pages, list)):
+                return {}
+            if not all(isinstance(page, str) for page in pages):
+                return {}
+            decoded[key] = [output, list(pages), linked]
+        return decoded
 
     def content(
         self,
