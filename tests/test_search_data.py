@@ -316,18 +316,25 @@ def test_a_rebuild_reads_again_only_the_entries_an_edit_changed(monkeypatch):
     assert second == {"stems": ["기울기", "포화"], "endings": ["가", "된"], "forms": {}}
 
 
-def test_a_rebuild_reads_the_analyses_file_again_only_when_another_process_replaced_it(
-    tmp_path, monkeypatch
-):
-    """The analyses file (about 1 MB) is kept as this process last wrote it: a serve rebuild
-    after an edit does not parse it again, nor write it when no text is new; a file another
-    process wrote since is read."""
+@pytest.fixture
+def analyses_reads(monkeypatch) -> list[str]:
+    """A fake Kiwi that knows 포화된; the names of the files search.py parses, in order."""
     table = {"포화된": [("포화", "NNG"), ("되", "XSV"), ("ᆫ", "ETM")]}
     monkeypatch.setattr(search, "kiwi_analyser", lambda: fake(table))
     monkeypatch.setattr(search, "kiwi_version", lambda: "test")
     reads = []
     read_json = search.read_json
     monkeypatch.setattr(search, "read_json", lambda p: reads.append(p.name) or read_json(p))
+    return reads
+
+
+def test_a_rebuild_reads_the_analyses_file_again_only_when_another_process_replaced_it(
+    tmp_path, analyses_reads
+):
+    """The analyses file (about 1 MB) is kept as this process last wrote it: a serve rebuild
+    after an edit does not parse it again, nor write it when no text is new; a file another
+    process wrote since is read."""
+    reads = analyses_reads
     site, cache = tmp_path / "site", tmp_path / "cache"
 
     def build(*texts):  # a build of these Korean entries (each list: a lexicon not cached)
@@ -350,17 +357,12 @@ def test_a_rebuild_reads_the_analyses_file_again_only_when_another_process_repla
     assert stored.name in reads
 
 
-def test_an_analyses_file_replaced_during_a_build_is_read_by_the_next(tmp_path, monkeypatch):
+def test_an_analyses_file_replaced_during_a_build_is_read_by_the_next(tmp_path, analyses_reads):
     """Another process may replace the file while this build holds its rows: this build
     then keeps no memory of it, and the next one reads the file."""
     from attention_explained.sitebuild._internal.storage import write_json
 
-    table = {"포화된": [("포화", "NNG"), ("되", "XSV"), ("ᆫ", "ETM")]}
-    monkeypatch.setattr(search, "kiwi_analyser", lambda: fake(table))
-    monkeypatch.setattr(search, "kiwi_version", lambda: "test")
-    reads = []
-    read_json = search.read_json
-    monkeypatch.setattr(search, "read_json", lambda p: reads.append(p.name) or read_json(p))
+    reads = analyses_reads
     texts = ["포화된"]
     with search.CachedAnalyses(tmp_path, texts) as analyse:  # writes the file
         analyse("포화된")
