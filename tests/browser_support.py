@@ -89,11 +89,147 @@ class Session:
     page: object
     blocked: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    pooled: object = field(default=None, repr=False)  # the PagePool's entry it came from
 
     def assert_clean(self):
         problems = [f"blocked request off 127.0.0.1: {url}" for url in self.blocked]
         problems += self.errors
         assert not problems, f"{self.page.url}:\n" + "\n".join(problems)
+
+
+RESET_PATH = "/__ae_reset__"  # a blank page on a visited origin, answered by the pool's route
+
+
+class PagePool:
+    """Pages kept open between the tests of a module, one idle page per set of context
+    options, each handed out afresh.
+
+    Opening a page costs Chromium about a CPU-second (a new renderer and everything it
+    loads); navigating a page already open costs a third of that, with the same pages
+    loaded. So a page goes back to the pool after its test and is made as a new one is:
+
+    - no cookie, and the local and session storage of every origin it visited cleared
+      (Material keeps the palette there, answers.js the last answer typed);
+    - no HTTP cache to clear: Playwright turns it off in a context with a route, and each
+      pooled context has ours, so every file is fetched again, as in a new context;
+    - the routes a test added removed (ours, which blocks requests off 127.0.0.1, put back),
+      the emulated media and the viewport of its options restored.
+
+    What this cannot undo, a test's own event listeners on the page or context, makes the
+    pool close that page instead (``listener_counts``), as it does a closed or crashed page
+    and every page asked for with ``fresh=True``. Tests still never share a page at once:
+    a second session in one test gets a page of its own."""
+
+    def __init__(self, browser, timeout_ms: int):
+        self.browser = browser
+        self.timeout_ms = timeout_ms
+        self.idle: dict[str, list[_Pooled]] = {}
+
+    def take(self, color_scheme: str, console: bool, fresh: bool, options: dict) -> Session:
+        key = repr((color_scheme, sorted(options.items())))
+        idle = self.idle.setdefault(key, [])
+        pooled = idle.pop() if idle and not fresh else _Pooled(self, key, color_scheme, options)
+        pooled.fresh = fresh
+        return pooled.start(console)
+
+    def give_back(self, session: Session) -> None:
+        pooled = session.pooled
+        if pooled.fresh or not pooled.reset():
+            pooled.context.close()
+            return
+        self.idle[pooled.key].append(pooled)
+
+    def close(self) -> None:
+        for pages in self.idle.values():
+            for pooled in pages:
+                pooled.context.close()
+        self.idle.clear()
+
+
+def listener_counts(target) -> dict[str, int]:
+    """The listeners on a Playwright page or context, by event (its event emitter's own
+    count; Playwright is pinned in constraints.txt, and tests/test_browser_pool.py checks
+    that a listener a test adds is seen)."""
+    emitter = target._impl_obj
+    return {name: emitter.listener_count(name) for name in emitter.event_names()}
+
+
+class _Pooled:
+    """One pooled context and its page, its listeners reporting to the current session."""
+
+    def __init__(self, pool: PagePool, key: str, color_scheme: str, options: dict):
+        self.key, self.color_scheme, self.options = key, color_scheme, options
+        self.session: Session | None = None
+        self.console = True
+        self.fresh = False
+        self.origins: set[str] = set()
+        self.context = pool.browser.new_context(
+            color_scheme=color_scheme, service_workers="block", **options
+        )
+        self.context.set_default_timeout(pool.timeout_ms)
+        self.page = self.context.new_page()
+        self.context.route("**/*", self._route)
+        self.page.on("console", self._console)
+        self.page.on("pageerror", self._page_error)
+        self.page.on("framenavigated", self._navigated)
+        self.listeners = (listener_counts(self.page), listener_counts(self.context))
+
+    def start(self, console: bool) -> Session:
+        self.console = console
+        self.session = Session(self.context, self.page, pooled=self)
+        return self.session
+
+    def _route(self, route) -> None:
+        url = route.request.url
+        if is_local(url):
+            route.continue_()
+        else:
+            if self.session is not None:
+                self.session.blocked.append(url)
+            route.abort("blockedbyclient")
+
+    def _console(self, message) -> None:
+        if self.session is not None and self.console and message.type == "error":
+            where = message.location.get("url", "") if message.location else ""
+            self.session.errors.append(f"console: {message.text} [{where}]")
+
+    def _page_error(self, error) -> None:
+        if self.session is not None:
+            self.session.errors.append(f"pageerror: {error}")
+
+    def _navigated(self, frame) -> None:
+        parts = urlsplit(frame.url)
+        if parts.scheme in ("http", "https"):
+            self.origins.add(f"{parts.scheme}://{parts.netloc}")
+
+    def reset(self) -> bool:
+        """Make the page as a new one would be; False if it cannot be (then it is closed)."""
+        self.session = None
+        try:
+            if self.page.is_closed():
+                return False
+            if (listener_counts(self.page), listener_counts(self.context)) != self.listeners:
+                return False
+            self.page.unroute_all(behavior="ignoreErrors")
+            self.context.unroute_all(behavior="ignoreErrors")
+            blank = lambda route: route.fulfill(body="<!doctype html><title>reset</title>")  # noqa: E731
+            self.page.route(f"**{RESET_PATH}", blank)
+            for origin in sorted(self.origins):
+                self.page.goto(origin + RESET_PATH)
+                self.page.evaluate("() => { localStorage.clear(); sessionStorage.clear() }")
+            self.page.unroute_all(behavior="ignoreErrors")
+            self.page.goto("about:blank")
+            self.origins.clear()
+            self.context.clear_cookies()
+            self.context.route("**/*", self._route)
+            self.page.emulate_media(
+                media="null", color_scheme=self.color_scheme, reduced_motion="null"
+            )
+            if "viewport" in self.options:
+                self.page.set_viewport_size(self.options["viewport"])
+        except PlaywrightError:
+            return False
+        return True
 
 
 def is_local(url: str) -> bool:

@@ -20,12 +20,12 @@ from browser_support import (
     TEST_ARGS,
     TIMEOUT_MS,
     VIEWPORT,
+    PagePool,
     PrefixHandler,
     QuietServer,
     Server,
     Session,
     find_chromium,
-    is_local,
     launch,
     no_browser,
     site_prefix,
@@ -111,44 +111,35 @@ def browser():
         yield browser
 
 
+@pytest.fixture(scope="module")
+def page_pool(browser) -> Iterator[PagePool]:
+    """The module's open pages, handed out afresh to each test (browser_support.PagePool)."""
+    pool = PagePool(browser, TIMEOUT_MS)
+    yield pool
+    pool.close()
+
+
 @pytest.fixture
-def open_session(browser):
-    """Factory: a fresh context (light unless told otherwise) and page, closed after the test."""
-    contexts = []
+def open_session(page_pool):
+    """Factory: a session (context and page) in a new page's state, light unless told
+    otherwise, given back to the pool after the test.
 
-    def open_(color_scheme: str = "light", *, console: bool = True, **options) -> Session:
-        """``options`` go to ``new_context`` (viewport, touch, …); ``console``: record the
-        page's console errors as well as its uncaught exceptions."""
+    ``options`` go to ``new_context`` (viewport, touch, …); ``console``: record the page's
+    console errors as well as its uncaught exceptions; ``fresh``: a new context and page,
+    closed after the test (for a test that must see Chromium's own first state)."""
+    sessions: list[Session] = []
+
+    def open_(
+        color_scheme: str = "light", *, console: bool = True, fresh: bool = False, **options
+    ) -> Session:
         options = {"viewport": VIEWPORT, **options}
-        context = browser.new_context(color_scheme=color_scheme, service_workers="block", **options)
-        context.set_default_timeout(TIMEOUT_MS)
-        contexts.append(context)
-        page = context.new_page()
-        session = Session(context, page)
-
-        def route(route):
-            url = route.request.url
-            if is_local(url):
-                route.continue_()
-            else:
-                session.blocked.append(url)
-                route.abort("blockedbyclient")
-
-        context.route("**/*", route)
-
-        def on_console(message):
-            if message.type == "error":
-                where = message.location.get("url", "") if message.location else ""
-                session.errors.append(f"console: {message.text} [{where}]")
-
-        if console:
-            page.on("console", on_console)
-        page.on("pageerror", lambda error: session.errors.append(f"pageerror: {error}"))
+        session = page_pool.take(color_scheme, console, fresh, options)
+        sessions.append(session)
         return session
 
     yield open_
-    for context in contexts:
-        context.close()
+    for session in sessions:
+        page_pool.give_back(session)
 
 
 @pytest.fixture(scope="session")
