@@ -6,6 +6,7 @@ The fixtures built on these (``server``, ``browser``, ``open_session``) live in 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 from dataclasses import dataclass, field
@@ -98,6 +99,7 @@ class Session:
 
 
 RESET_PATH = "/__ae_reset__"  # a blank page on a visited origin, answered by the pool's route
+RESET_TIMEOUT_MS = 10_000  # each wait of a reset: far above a reset's (~0.1 s), below a hang's
 
 
 class PagePool:
@@ -108,17 +110,23 @@ class PagePool:
     loads); navigating a page already open costs a third of that, with the same pages
     loaded. So a page goes back to the pool after its test and is made as a new one is:
 
-    - no cookie, and the local and session storage of every origin it visited cleared
-      (Material keeps the palette there, answers.js the last answer typed);
+    - no cookie, permission, geolocation, extra header or offline mode; the storage of every
+      origin it visited cleared (local, session, IndexedDB, Cache Storage: Material keeps the
+      palette there, answers.js the last answer typed), and no history to go back to;
     - no HTTP cache to clear: Playwright turns it off in a context with a route, and each
       pooled context has ours, so every file is fetched again, as in a new context;
     - the routes a test added removed (ours, which blocks requests off 127.0.0.1, put back),
       the emulated media and the viewport of its options restored.
 
-    What this cannot undo, a test's own event listeners on the page or context, makes the
-    pool close that page instead (``listener_counts``), as it does a closed or crashed page
-    and every page asked for with ``fresh=True``. Tests still never share a page at once:
-    a second session in one test gets a page of its own."""
+    The test's document is left (for about:blank) before any route is touched, so what it
+    still sends is blocked and recorded by nobody, as when a context closed. What a reset
+    cannot undo makes the pool close the page instead (``_Pooled.reusable``): the test's own
+    event listeners (``listener_counts``), exposed bindings or WebSocket routes, another page
+    in the context (a popup), a closed or crashed page, a reset that fails or hangs. Init
+    scripts cannot be seen from here: a test that adds one asks for ``fresh=True``
+    (tests/test_browser_pool.py checks the test files for that), as does one that must see
+    Chromium's own first state. Tests never share a page at once: a second session in one
+    test gets a page of its own."""
 
     def __init__(self, browser, timeout_ms: int):
         self.browser = browser
@@ -134,10 +142,15 @@ class PagePool:
 
     def give_back(self, session: Session) -> None:
         pooled = session.pooled
-        if pooled.fresh or not pooled.reset():
-            pooled.context.close()
-            return
-        self.idle[pooled.key].append(pooled)
+        try:
+            reused = not pooled.fresh and pooled.reset()
+        except Exception:  # whatever went wrong, this page is not handed out again
+            reused = False
+        if reused:
+            self.idle[pooled.key].append(pooled)
+        else:
+            with contextlib.suppress(PlaywrightError):
+                pooled.context.close()
 
     def close(self) -> None:
         for pages in self.idle.values():
@@ -166,12 +179,14 @@ class _Pooled:
         self.context = pool.browser.new_context(
             color_scheme=color_scheme, service_workers="block", **options
         )
+        self.timeout_ms = pool.timeout_ms
         self.context.set_default_timeout(pool.timeout_ms)
         self.page = self.context.new_page()
         self.context.route("**/*", self._route)
         self.page.on("console", self._console)
         self.page.on("pageerror", self._page_error)
         self.page.on("framenavigated", self._navigated)
+        self.cdp = self.context.new_cdp_session(self.page)
         self.listeners = (listener_counts(self.page), listener_counts(self.context))
 
     def start(self, console: bool) -> Session:
@@ -202,34 +217,57 @@ class _Pooled:
         if parts.scheme in ("http", "https"):
             self.origins.add(f"{parts.scheme}://{parts.netloc}")
 
-    def reset(self) -> bool:
-        """Make the page as a new one would be; False if it cannot be (then it is closed)."""
-        self.session = None
-        try:
-            if self.page.is_closed():
-                return False
-            if (listener_counts(self.page), listener_counts(self.context)) != self.listeners:
-                return False
-            self.page.unroute_all(behavior="ignoreErrors")
-            self.context.unroute_all(behavior="ignoreErrors")
-            blank = lambda route: route.fulfill(body="<!doctype html><title>reset</title>")  # noqa: E731
-            self.page.route(f"**{RESET_PATH}", blank)
-            for origin in sorted(self.origins):
-                self.page.goto(origin + RESET_PATH)
-                self.page.evaluate("() => { localStorage.clear(); sessionStorage.clear() }")
-            self.page.unroute_all(behavior="ignoreErrors")
-            self.page.goto("about:blank")
-            self.origins.clear()
-            self.context.clear_cookies()
-            self.context.route("**/*", self._route)
-            self.page.emulate_media(
-                media="null", color_scheme=self.color_scheme, reduced_motion="null"
-            )
-            if "viewport" in self.options:
-                self.page.set_viewport_size(self.options["viewport"])
-        except PlaywrightError:
+    def reusable(self) -> bool:
+        """Whether the test left nothing that :meth:`reset` cannot undo: the page open and
+        alone in its context, no listener, binding or WebSocket route of the test's own."""
+        if self.page.is_closed() or self.context.pages != [self.page]:
             return False
-        return True
+        if (listener_counts(self.page), listener_counts(self.context)) != self.listeners:
+            return False
+        return not any(
+            target._impl_obj._bindings or target._impl_obj._web_socket_routes
+            for target in (self.page, self.context)
+        )
+
+    def reset(self) -> bool:
+        """Make the page as a new one would be; False if it cannot be (then it is closed).
+        Every wait is short (``RESET_TIMEOUT_MS``): a page that hangs is closed, not waited on."""
+        self.session = None
+        if not self.reusable():
+            return False
+        timeout = RESET_TIMEOUT_MS
+        # Leave the test's document first, while our route still blocks what it sends.
+        self.page.goto("about:blank", timeout=timeout)
+        self.page.unroute_all(behavior="ignoreErrors")
+        self.context.unroute_all(behavior="ignoreErrors")
+        self.context.route("**/*", self._route)
+        blank = lambda route: route.fulfill(body="<!doctype html><title>reset</title>")  # noqa: E731
+        self.page.route(f"**{RESET_PATH}", blank)  # a page's route comes before the context's
+        for origin in sorted(self.origins):
+            self.page.goto(origin + RESET_PATH, timeout=timeout)
+            self.page.evaluate("() => { localStorage.clear(); sessionStorage.clear() }")
+            self.cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+        self.page.unroute_all(behavior="ignoreErrors")
+        self.page.goto("about:blank", timeout=timeout)
+        self.cdp.send("Page.resetNavigationHistory")
+        self.origins.clear()
+        self.context.clear_cookies()
+        self.context.clear_permissions()
+        self.context.set_geolocation(None)
+        self.context.set_offline(False)
+        self.context.set_extra_http_headers({})
+        self.page.set_extra_http_headers({})
+        self.page.set_default_timeout(self.timeout_ms)
+        self.page.emulate_media(
+            media="null",
+            color_scheme=self.color_scheme,
+            reduced_motion="null",
+            forced_colors="null",
+            contrast="null",
+        )
+        if "viewport" in self.options:
+            self.page.set_viewport_size(self.options["viewport"])
+        return self.page.url == "about:blank"
 
 
 def is_local(url: str) -> bool:
