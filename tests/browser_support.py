@@ -99,7 +99,7 @@ class Session:
 
 
 RESET_PATH = "/__ae_reset__"  # a blank page on a visited origin, answered by the pool's route
-RESET_TIMEOUT_MS = 10_000  # each wait of a reset: far above a reset's (~0.1 s), below a hang's
+RESET_TIMEOUT_MS = 10_000  # each navigation of a reset: far above its ~0.1 s, below a hang's
 
 
 class PagePool:
@@ -231,7 +231,9 @@ class _Pooled:
 
     def reset(self) -> bool:
         """Make the page as a new one would be; False if it cannot be (then it is closed).
-        Every wait is short (``RESET_TIMEOUT_MS``): a page that hangs is closed, not waited on."""
+        Each navigation waits at most ``RESET_TIMEOUT_MS``: a page that hangs is closed, not
+        waited on. Session storage belongs to the tab, so it is cleared from a page of each
+        origin; the CDP call clears the origin's other storage."""
         self.session = None
         if not self.reusable():
             return False
