@@ -207,9 +207,10 @@ def fixture_build(root: Path, cache_dir: Path) -> None:
 
 
 # What the fixture site's cache takes from the real site's: the entries whose keys are the
-# package's code alone, the same for any site (cache.py: figures, numbers, verdicts; and the
-# import graph the keys are read from). The rest (notebooks, math, search, pages) is per site.
-SHARED_ENTRIES = ("figures", "data", "claims", "keys")
+# package's code alone, the same for any site (cache.py: figures, numbers, verdicts, the grid
+# experiments; and the import graph the keys are read from). The rest (notebooks, math,
+# search, pages) is per site.
+SHARED_ENTRIES = ("figures", "data", "claims", "experiments", "keys")
 
 
 def warm_fixture_cache(run_dir: Path) -> Path:

@@ -26,7 +26,7 @@ NUMBER = 'out["figures.variance_max_rel_dev"] = Number(worst, ".3f")'
 
 @pytest.mark.site
 @pytest.mark.grid
-def test_a_claim_edit_reruns_no_experiment_and_a_number_edit_does(
+def test_a_claim_or_number_edit_reruns_no_experiment_and_an_experiment_edit_reruns_it(
     tmp_path, ae_cache, package_copy, monkeypatch
 ):
     log = tmp_path / "experiments.log"
@@ -39,6 +39,11 @@ def test_a_claim_edit_reruns_no_experiment_and_a_number_edit_does(
         graph = ImportGraph(package_copy / "attention_explained")
         path = AssetCache(ae_cache, graph).claims_path
         return json.loads(path.read_text(encoding="utf-8"))[CLAIM]
+
+    def numbers() -> dict:
+        return AssetCache(
+            ae_cache, ImportGraph(package_copy / "attention_explained")
+        ).load_numbers()
 
     root = make_site(tmp_path / "site", ae_cache)
     first = build(root, pythonpath=package_copy)
@@ -64,11 +69,21 @@ def test_a_claim_edit_reruns_no_experiment_and_a_number_edit_does(
     assert runs() == before
     assert verdict()["holds"] is True
 
-    # A number's code: the numbers are made again, and with them every grid experiment.
+    # A number's code: the numbers are made again, but no grid experiment: each is kept in
+    # the cache under its own code (sitebuild/_internal/experiments.py).
     module.write_text(source.replace(NUMBER, NUMBER + "\n    out['figures.extra'] = '1'"), "utf-8")
     rerun = build(root, pythonpath=package_copy)
     assert rerun.returncode == 0, rerun.stderr
-    assert sorted(runs()[len(before) :]) == ["after-training", "initialisation", "training"]
+    assert numbers()["figures.extra"] == "1"  # the numbers were made again
+    assert runs() == before
+
+    # The code of one experiment: that one runs again, and only it (initialisation.py is
+    # imported by no other experiment).
+    init = package_copy / "attention_explained/initialisation.py"
+    init.write_text(init.read_text(encoding="utf-8") + "\n_EDITED_BY_TEST = 1\n", "utf-8")
+    edited = build(root, pythonpath=package_copy)
+    assert edited.returncode == 0, edited.stderr
+    assert runs()[len(before) :] == ["initialisation"]
 
 
 def _ratio_beats_one(v):

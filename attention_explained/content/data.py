@@ -1,4 +1,5 @@
-"""The experiments' data that figures and page numbers share, computed once per process.
+"""The experiments' data that figures and page numbers share, computed once per process (the
+asset step keeps the grid experiments between processes: :data:`KEEPER`).
 
 Figures draw it and the page modules quote it, so a figure and the sentence beside it read the
 same run. Each function reads :func:`attention_explained.runs.current`: the build's run,
@@ -12,7 +13,9 @@ from __future__ import annotations
 import functools
 import math
 import os
+from collections.abc import Callable
 from functools import lru_cache
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -132,9 +135,36 @@ def _logit_variances(dims: tuple[int, ...], seeds: tuple[int, ...], dtype: str) 
 EXPERIMENT_LOG = "ATTENTION_EXPLAINED_EXPERIMENT_LOG"
 
 
+class Keeper(Protocol):
+    """Where finished experiments are kept between processes (the asset step's cache:
+    ``sitebuild._internal.experiments``)."""
+
+    def load(self, name: str, run: runs.Run) -> Any | None: ...
+
+    def save(self, name: str, run: runs.Run, result: Any) -> None: ...
+
+
+# Set by the asset step for the time it computes; None: every process runs its experiments.
+KEEPER: Keeper | None = None
+
+
+def kept_or_run(name: str, run: runs.Run, compute: Callable[[], Any]) -> Any:
+    """``compute()``, or what :data:`KEEPER` kept of experiment ``name`` for ``run``."""
+    keeper = KEEPER
+    if keeper is not None:
+        found = keeper.load(name, run)
+        if found is not None:
+            return found
+    _log_run(name)
+    result = compute()
+    if keeper is not None:
+        keeper.save(name, run, result)
+    return result
+
+
 def _log_run(name: str) -> None:
     """Append ``name`` to the file ``$ATTENTION_EXPLAINED_EXPERIMENT_LOG`` names, if set: how a
-    test counts the experiment runs a build makes (a claim edit must make none)."""
+    test counts the experiment runs a build makes (a claim or number edit must make none)."""
     path = os.environ.get(EXPERIMENT_LOG)
     if path:
         with open(path, "a", encoding="utf-8") as log:
@@ -146,12 +176,15 @@ def training(run: runs.Run) -> dict[str, dict[str, np.ndarray]]:
     """The training comparison, run once per process: the SGD grid and Adam at d_k = 1024."""
     from attention_explained.training import run_grid
 
-    _log_run("training")
     seeds, dtype = run.seeds(TRAINING_SEEDS), run.dtype
-    return {
-        "sgd": run_grid(seeds=seeds, dtype=dtype),
-        "adam": run_grid(dks=TRAINING_ADAM_DKS, optimizer="adam", seeds=seeds, dtype=dtype),
-    }
+    return kept_or_run(
+        "training",
+        run,
+        lambda: {
+            "sgd": run_grid(seeds=seeds, dtype=dtype),
+            "adam": run_grid(dks=TRAINING_ADAM_DKS, optimizer="adam", seeds=seeds, dtype=dtype),
+        },
+    )
 
 
 def training_band(runs: dict[str, np.ndarray], metric: str, dk: int, scaling: str, *, log=False):
@@ -180,8 +213,9 @@ def after_training(run: runs.Run) -> dict[str, np.ndarray]:
     """Both after-training experiments (LR sweep and spread), run once per process."""
     from attention_explained.after_training import run as run_after
 
-    _log_run("after-training")
-    return run_after(seeds=run.seeds(AFTER_SEEDS), dtype=run.dtype)
+    return kept_or_run(
+        "after-training", run, lambda: run_after(seeds=run.seeds(AFTER_SEEDS), dtype=run.dtype)
+    )
 
 
 @per_run
@@ -203,5 +237,6 @@ def initialisation(run: runs.Run) -> dict:
     from attention_explained import initialisation as init
     from attention_explained.settings import INIT_SEEDS
 
-    _log_run("initialisation")
-    return init.grid(seeds=run.seeds(INIT_SEEDS), dtype=run.dtype)
+    return kept_or_run(
+        "initialisation", run, lambda: init.grid(seeds=run.seeds(INIT_SEEDS), dtype=run.dtype)
+    )

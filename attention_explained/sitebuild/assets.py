@@ -326,8 +326,9 @@ def _compute(cache: AssetCache, stale: list[str], data_stale: bool, jobs: int, r
                 initializer=compute.warm_up,
                 initargs=(fingerprints,),
             )
-        # The stage lines (compute.emit) go to stderr: stdout is this command's.
-        with contextlib.redirect_stdout(sys.stderr):
+        # The stage lines (compute.emit) go to stderr: stdout is this command's. The grid
+        # experiments come from the cache when their own code has not changed.
+        with contextlib.redirect_stdout(sys.stderr), _keeping(cache):
             compute.import_tensorflow()
             drawings = {}
             # A figure or two (an edit while serving): each language in its own process.
@@ -360,6 +361,20 @@ def _compute(cache: AssetCache, stale: list[str], data_stale: bool, jobs: int, r
         if pool is not None:
             pool.shutdown(cancel_futures=True)
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def _keeping(cache: AssetCache):
+    """``content.data`` keeps its grid experiments in ``cache`` for the block
+    (``_internal.experiments``)."""
+    from attention_explained.content import data
+    from attention_explained.sitebuild._internal.experiments import ExperimentStore
+
+    data.KEEPER = ExperimentStore(cache.root, cache.graph)
+    try:
+        yield
+    finally:
+        data.KEEPER = None
 
 
 def sources_signature(docs_dir: Path | None, notebooks=NOTEBOOK_GLOBS) -> tuple:

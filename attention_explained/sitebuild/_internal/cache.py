@@ -5,6 +5,7 @@
     <root>/figures/<id>-<key>/<id>.<lang>.<theme>.svg, <id>.<lang>.card.png
     <root>/data/<key>/numbers.json, values.json, explorer-reference.json
     <root>/claims/<key>/claims.json               the verdicts, judged over values.json
+    <root>/experiments/<name>-<key>/result.npz   a grid experiment's result (experiments.py)
     <root>/notebooks/<key>/<stem>.ipynb          executed, one folder per language's source
     <root>/notebook-pages/<lang>/<sha>.json      mkdocs-jupyter's rendered pages, one-file
                                                  entries (:class:`WorkingCopy`)
