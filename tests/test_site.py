@@ -230,3 +230,53 @@ def test_explorer_script_loads_only_on_the_explorer_page(built_site):
         html = page.read_text(encoding="utf-8")
         on_explorer = page.parent.name == "explorer"
         assert ("explorer.js" in html) == on_explorer, page.relative_to(built_site.root)
+
+
+# -- Korean particles after numbers --------------------------------------------------------
+# How a number is read aloud, written out here apart from the build's rule
+# (sitebuild/_internal/particles.py): each digit's syllable, an integer's trailing zeros as a
+# place (십 백 천 만), and whether that syllable ends in a consonant (ㄹ told apart).
+SYLLABLE = dict(zip("0123456789", "영일이삼사오육칠팔구", strict=True))
+PLACE = ("십", "백", "천", "만")
+NUMBER_PARTICLE = re.compile(
+    r"(?<![\w./])(\d[\d,]*(?:\.\d+)?)(으로|이|가|은|는|을|를|과|와|로)(?![\uac00-\ud7a3])"
+)
+
+
+def last_syllable(number: str) -> str:
+    digits = number.replace(",", "")
+    zeros = len(digits) - len(digits.rstrip("0"))
+    if "." not in digits and zeros and digits.strip("0"):
+        return PLACE[min(zeros, 4) - 1]
+    return SYLLABLE[digits[-1]]
+
+
+def particle_fits(number: str, particle: str) -> bool:
+    final = (ord(last_syllable(number)) - 0xAC00) % 28  # 0: no final consonant; 8: ㄹ
+    if particle in ("이", "은", "을", "과"):
+        return final != 0
+    if particle in ("가", "는", "를", "와"):
+        return final == 0
+    return (final in (0, 8)) == (particle == "로")  # 로 after a vowel or ㄹ, else 으로
+
+
+def test_the_reading_check_itself():
+    assert particle_fits("0.821", "이") and not particle_fits("0.821", "가")
+    assert particle_fits("30", "은") and particle_fits("1024", "는") and particle_fits("8", "로")
+    assert particle_fits("6", "으로") and not particle_fits("0.50", "로")
+
+
+def test_every_particle_after_a_number_on_a_korean_page_takes_the_numbers_form(built_site):
+    """The build writes the particle after a number it fills in; this reads every number of
+    the built Korean pages' text, filled in or typed, with the particle after it."""
+    wrong = []
+    for page in built_site.pages():
+        if built_site.page_lang(page) != "ko":
+            continue
+        text = " ".join(parse(page).text)  # a text node apart: math, a table cell
+        for match in NUMBER_PARTICLE.finditer(text):
+            if not particle_fits(*match.groups()):
+                wrong.append(
+                    f"{built_site.page_path(page)}: …{text[match.start() - 20 : match.end() + 6]}…"
+                )
+    assert not wrong, "\n".join(wrong)

@@ -10,7 +10,7 @@ import markdown
 import pytest
 
 from attention_explained.sitebuild._internal.markdown import MarkdownError
-from attention_explained.sitebuild.markdown_numbers import NumbersExtension
+from attention_explained.sitebuild.markdown_numbers import NumbersExtension, fill_placeholders
 
 EXTENSION = "attention_explained.sitebuild.markdown_numbers"
 # Printed as the package prints them: a range with an en dash, U+2212 minus signs, a percent.
@@ -141,3 +141,81 @@ def test_every_place_the_site_puts_a_number_gets_its_printed_text():
     )
     assert "0.32–0.39" in filled and "{{" not in filled
     assert html.escape("−0.025 – −0.003") in filled
+
+
+# -- a Korean particle right after a number (_internal/particles.py) -----------------------
+# Each number with how it is read aloud, its last syllable and so the form each particle
+# takes, written out by hand: 0.821 영점팔이일 (일: ㄹ), 0.82 영점팔이 (이: vowel), 30 삼십
+# (십: ㅂ), 1024 천이십사 (사: vowel), 3 삼 (ㅁ), 8 팔 (ㄹ), 6 육 (ㄱ), 5 오 (vowel), 0.50
+# 영점오영 (영: ㅇ), a range by its last number.
+PARTICLES = {
+    "a": "0.821",
+    "b": "0.82",
+    "c": "30",
+    "d": "1024",
+    "e": "3",
+    "f": "8",
+    "g": "6",
+    "h": "5",
+    "i": "0.50",
+    "j": "0.815–0.821",
+}
+
+
+@pytest.mark.parametrize(
+    ("written", "printed"),
+    [
+        ("{{ae:a}}가 커집니다", "0.821이 커집니다"),
+        ("{{ae:b}}이 커집니다", "0.82가 커집니다"),
+        ("{{ae:c}}는 작습니다", "30은 작습니다"),
+        ("{{ae:d}}은 큽니다", "1024는 큽니다"),
+        ("{{ae:a}}를 넘고", "0.821을 넘고"),
+        ("{{ae:h}}을 넘고", "5를 넘고"),
+        ("{{ae:e}}와 {{ae:h}}과 {{ae:c}}와", "3과 5와 30과"),
+        ("{{ae:f}}으로 줄고", "8로 줄고"),  # after ㄹ: 로
+        ("{{ae:g}}로 줄고", "6으로 줄고"),
+        ("{{ae:h}}으로 줄고", "5로 줄고"),
+        ("{{ae:i}}가 되고", "0.50이 되고"),
+        ("값은 {{ae:j}}는 아닙니다.", "값은 0.815–0.821은 아닙니다."),
+        ("({{ae:b}}가)", "(0.82가)"),
+        ("{{ae:a}}이.", "0.821이."),
+    ],
+)
+def test_a_particle_after_a_number_on_a_korean_page_takes_the_numbers_form(written, printed):
+    assert fill_placeholders(written, PARTICLES, "page.md", "ko") == printed
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "{{ae:b}}입니다",  # the copula, not a particle: 이 followed by a syllable
+        "{{ae:a}}이고",
+        "{{ae:b}}로그 축",  # a word that starts like a particle
+        "{{ae:a}}가지",
+        "$n = {{ae:a}}$",
+        "{{ae:a}} 이하",  # a space: the next word, not a particle
+    ],
+)
+def test_what_only_looks_like_a_particle_is_left_as_written(written):
+    expected = written.replace("{{ae:a}}", "0.821").replace("{{ae:b}}", "0.82")
+    assert fill_placeholders(written, PARTICLES, "page.md", "ko") == expected
+
+
+def test_a_page_in_another_language_keeps_what_follows_a_number():
+    assert fill_placeholders("{{ae:a}}가", PARTICLES, "page.en.md", "en") == "0.821가"
+    assert fill_placeholders("{{ae:a}}가", PARTICLES, "page.md") == "0.821가"  # no language
+
+
+def test_a_particle_after_a_number_with_no_korean_reading_is_an_error_naming_it():
+    with pytest.raises(MarkdownError) as caught:
+        fill_placeholders("x\n{{ae:p}}가 오릅니다", {"p": "12%"}, "after-training.md", "ko")
+    assert str(caught.value).startswith(
+        "number {{ae:p}} in after-training.md, line 2, has the particle '가' after it, but "
+        "'12%' ends in '%'"
+    )
+    assert fill_placeholders("{{ae:p}} 오릅니다", {"p": "12%"}, "a.md", "ko") == "12% 오릅니다"
+
+
+def test_the_markdown_extension_writes_the_particle_on_a_korean_page(manifest):
+    html_ko = render("{{ae:after.d_model}}는 작습니다.", manifest, lang="ko", where="a.md")
+    assert html_ko == "<p>16은 작습니다.</p>"  # 십육: 육, a final consonant

@@ -20,6 +20,10 @@ would read as syntax (:data:`SYNTAX`; every number the package prints is digits,
 ``.``, ``%``, ``e``, dashes and spaces), so the page is what the number's text, escaped for
 HTML, would give (``html.escape`` leaves plain text as it is).
 
+On a Korean page a particle right after a placeholder ("{{ae:x}}이", "{{ae:x}}는") is written in
+the form the number's reading takes (``_internal/particles.py``): the author cannot know how
+a number made at build time ends.
+
 An unknown name, a malformed placeholder or a number that is not plain raises
 :class:`~attention_explained.sitebuild._internal.markdown.MarkdownError`, naming the page
 (``where``),
@@ -36,6 +40,7 @@ from pathlib import Path
 from markdown import Extension
 from markdown.preprocessors import Preprocessor
 
+from attention_explained.sitebuild._internal import particles
 from attention_explained.sitebuild._internal.markdown import PLACEHOLDER, MarkdownError
 
 __all__ = [  # the promised interface (tests/test_api.py pins it); the rest may change
@@ -61,25 +66,46 @@ def number_text(name: str, text: str) -> str:
     return text
 
 
-def fill_placeholders(markdown: str, numbers: Mapping[str, str], where: str) -> str:
-    """``markdown`` with every ``{{ae:name}}`` replaced by ``numbers[name]``'s text.
+# a placeholder, and on a Korean page the particle right after it (_internal/particles.py)
+WITH_PARTICLE = re.compile(PLACEHOLDER.pattern + particles.PATTERN)
+
+
+def fill_placeholders(
+    markdown: str, numbers: Mapping[str, str], where: str, lang: str | None = None
+) -> str:
+    """``markdown`` with every ``{{ae:name}}`` replaced by ``numbers[name]``'s text; on a
+    Korean page (``lang`` "ko"), a particle right after it in the form the number takes
+    ("{{ae:x}}가" is "0.821이" or "0.82가").
 
     Raises :class:`MarkdownError` naming ``where``, the line and the name of an unknown
-    number, and on a malformed placeholder."""
+    number, of a number with a particle after it whose reading has no rule, and on a
+    malformed placeholder."""
+
+    def line(match: re.Match) -> int:
+        return markdown.count("\n", 0, match.start()) + 1
 
     def replace(match: re.Match) -> str:
         name = match.group(1)
         if name not in numbers:
-            line = markdown.count("\n", 0, match.start()) + 1
             raise MarkdownError(
-                f"unknown number {{{{ae:{name}}}}} in {where}, line {line}; "
+                f"unknown number {{{{ae:{name}}}}} in {where}, line {line(match)}; "
                 "list the names with `python -m attention_explained numbers`"
             )
-        return number_text(name, str(numbers[name]))
+        text = number_text(name, str(numbers[name]))
+        particle = match.groupdict().get("particle")
+        if not particle:
+            return text
+        try:
+            return text + particles.particle_after(text, particle)
+        except particles.ParticleError as exc:
+            raise MarkdownError(
+                f"number {{{{ae:{name}}}}} in {where}, line {line(match)}, has the particle "
+                f"{particle!r} after it, but {exc}; reword the sentence"
+            ) from exc
 
     if "{{" not in markdown or "ae:" not in markdown:
         return markdown
-    filled = PLACEHOLDER.sub(replace, markdown)
+    filled = (WITH_PARTICLE if lang == "ko" else PLACEHOLDER).sub(replace, markdown)
     leftover = re.search(r"\{\{\s*ae:", filled)
     if leftover:
         line = filled.count("\n", 0, leftover.start()) + 1
@@ -117,13 +143,13 @@ def load_numbers(manifest: str | Path, lang: str) -> dict[str, str]:
 class NumbersPreprocessor(Preprocessor):
     """Fills the page's ``{{ae:…}}`` before Markdown parses it."""
 
-    def __init__(self, md, numbers: Mapping[str, str], where: str):
+    def __init__(self, md, numbers: Mapping[str, str], where: str, lang: str | None = None):
         super().__init__(md)
-        self.numbers, self.where = numbers, where
+        self.numbers, self.where, self.lang = numbers, where, lang
 
     def run(self, lines: list[str]) -> list[str]:
         text = "\n".join(lines)
-        filled = fill_placeholders(text, self.numbers, self.where)
+        filled = fill_placeholders(text, self.numbers, self.where, self.lang)
         return lines if filled == text else filled.split("\n")
 
 
@@ -134,7 +160,11 @@ class NumbersExtension(Extension):
     def __init__(self, **kwargs):
         self.config = {
             "manifest": [".cache/manifest.json", "the assets manifest (assets build writes it)"],
-            "lang": ["en", "the page's language: its numbers are the manifest's for it"],
+            "lang": [
+                "en",
+                "the page's language: its numbers are the manifest's for it (and on a Korean "
+                "page a particle after a number takes the number's form)",
+            ],
             "where": ["the Markdown", "the page's name, for error messages"],
             "numbers": [{}, "name → printed text; if given, the manifest is not read"],
         }
@@ -144,7 +174,9 @@ class NumbersExtension(Extension):
         numbers = self.getConfig("numbers") or load_numbers(
             self.getConfig("manifest"), self.getConfig("lang")
         )
-        preprocessor = NumbersPreprocessor(md, numbers, self.getConfig("where"))
+        preprocessor = NumbersPreprocessor(
+            md, numbers, self.getConfig("where"), self.getConfig("lang")
+        )
         md.preprocessors.register(preprocessor, "attention_explained_numbers", PRIORITY)
 
 

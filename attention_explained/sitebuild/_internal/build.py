@@ -206,7 +206,7 @@ class Build:
                 from attention_explained.sitebuild.search import section_numbers
 
                 self.filled[where] = section_numbers(markdown, self.numbers)
-                markdown = fill_placeholders(markdown, self.numbers, where)
+                markdown = fill_placeholders(markdown, self.numbers, where, lang)
             if "claim:" in markdown:
                 from attention_explained.sitebuild._internal.claims import take_claims
 
