@@ -176,9 +176,8 @@ class ExperimentStore:
 
     def save(self, name: str, run: runs.Run, result) -> None:
         entry = self.entry(name, run)
-        if entry != ExperimentStore(self.root.parent, ImportGraph(self.graph.package_dir)).entry(
-            name, run
-        ):  # its code changed on disk since this step read it: the result may be either's
+        now = experiment_key(ImportGraph(self.graph.package_dir), name, run)  # as on disk now
+        if entry.name != f"{name}-{now}":  # changed since this step read it: either's result
             log.warning("attention-explained: experiment %r is not kept: its code changed", name)
             return
         try:
